@@ -1,0 +1,107 @@
+"""FEN in and out (spec/pdn.md §4): numeric with ranges, algebraic, and the forms seen in practice."""
+
+from __future__ import annotations
+
+import re
+
+from pdn.board import BLACK, WHITE, Geometry, SquareError, geometry
+from pdn.position import Position
+from pdn.variants import Notation, Variant
+
+
+class FenError(ValueError):
+    """A FEN string that cannot be read; *column* is 1-based within the string."""
+
+    def __init__(self, message: str, fen: str, column: int) -> None:
+        super().__init__(f"{message} at column {column} of FEN {fen!r}")
+        self.reason = message
+        self.fen = fen
+        self.column = column
+
+
+_EXTRA_FIELD = re.compile(r"^(?:H\d+|F\d+|\+\d+\+\d+)$")  # lidraughts counters
+
+
+def parse_fen(fen: str, variant: Variant) -> Position:
+    """Read a FEN string into a position of *variant*."""
+    g = geometry(variant)
+    text = fen.strip().strip('"').strip()
+    if text.endswith("."):
+        text = text[:-1].rstrip()
+    if not text:
+        raise FenError("empty FEN", fen, 1)
+    side = text[0].upper()
+    if side not in "WB?":
+        raise FenError(f"side to move must be W, B or ?, not {text[0]!r}", fen, 1)
+    turn = {"W": WHITE, "B": BLACK, "?": WHITE if variant.first == "W" else BLACK}[side]
+    men = [0, 0]
+    kings = [0, 0]
+    col = 2
+    for field in text[1:].split(":")[1:] if ":" in text else []:
+        start = col
+        col += len(field) + 1
+        f = field.strip()
+        if not f or _EXTRA_FIELD.match(f):
+            continue
+        colour = f[0].upper()
+        if colour not in "WB":
+            raise FenError(f"a side must start with W or B, not {f[0]!r}", fen, start)
+        c = WHITE if colour == "W" else BLACK
+        offset = start + 1
+        for item in f[1:].split(","):
+            _put(item, g, c, men, kings, fen, offset)
+            offset += len(item) + 1
+    if men[0] & men[1] or (men[0] | kings[0]) & (men[1] | kings[1]) or men[0] & kings[0]:
+        raise FenError("a square holds two pieces", fen, 2)
+    if text[1:2] not in (":", ""):
+        raise FenError("expected ':' after the side to move", fen, 2)
+    return Position(variant, men[0], kings[0], men[1], kings[1], turn)
+
+
+def _put(
+    item: str, g: Geometry, c: int, men: list[int], kings: list[int], fen: str, column: int
+) -> None:
+    """Add the pieces of one FEN item (``K12``, ``31-50``, ``a1``) to side *c*."""
+    s = item.strip()
+    if not s:
+        return
+    king = s[0] in "Kk"
+    if king:
+        s = s[1:].strip()
+    try:
+        if "-" in s:
+            lo_text, hi_text = s.split("-", 1)
+            lo, hi = int(lo_text), int(hi_text)
+            squares = [g.parse_square(str(n)) for n in range(lo, hi + 1)]
+        else:
+            squares = [g.parse_square(s)]
+    except SquareError as exc:
+        raise FenError(str(exc), fen, column) from None
+    except ValueError:
+        raise FenError(f"bad square range {item!r}", fen, column) from None
+    for sq in squares:
+        if king:
+            kings[c] |= 1 << sq
+        else:
+            men[c] |= 1 << sq
+
+
+def to_fen(pos: Position, notation: Notation | None = None) -> str:
+    """The position as PDN 3.0 FEN: side to move, White's pieces, Black's, ascending squares."""
+    g = pos.geometry
+    notation = notation or pos.variant.notation
+
+    def side(letter: str, men: int, kings: int) -> str:
+        items = []
+        for s in g.squares:
+            if (men | kings) >> s & 1:
+                key = g.number(s) if notation is Notation.NUMERIC else g.algebraic(s)
+                items.append((key, ("K" if kings >> s & 1 else "") + g.label(s, notation)))
+        items.sort(key=lambda kv: kv[0])
+        return letter + ",".join(label for _, label in items)
+
+    turn = "W" if pos.turn == WHITE else "B"
+    return (
+        f"{turn}:{side('W', pos.white_men, pos.white_kings)}"
+        f":{side('B', pos.black_men, pos.black_kings)}"
+    )

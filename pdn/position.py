@@ -1,0 +1,349 @@
+"""Bitboard positions, legal move generation for every variant, making moves, perft."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from pdn.board import BLACK, WHITE, Direction, Geometry, geometry
+from pdn.variants import Crowning, Precedence, Variant
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move: every square it stands on, the pieces it takes in order, whether it crowns."""
+
+    path: tuple[int, ...]  # from, each landing square, to (bit indices)
+    captured: tuple[int, ...] = ()
+    crowns: bool = False
+    by_king: bool = False
+    kings_taken: tuple[bool, ...] = ()  # per captured piece: was it a king
+
+    @property
+    def start(self) -> int:
+        """The square the piece leaves."""
+        return self.path[0]
+
+    @property
+    def end(self) -> int:
+        """The square the piece stops on."""
+        return self.path[-1]
+
+    @property
+    def is_capture(self) -> bool:
+        """Whether the move takes pieces."""
+        return bool(self.captured)
+
+    @property
+    def captured_mask(self) -> int:
+        """The captured squares as a bitboard."""
+        m = 0
+        for s in self.captured:
+            m |= 1 << s
+        return m
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """Start, end and captured set: moves with the same key reach the same position."""
+        return (self.path[0], self.path[-1], self.captured_mask)
+
+
+def _bits(x: int) -> Iterator[int]:
+    while x:
+        low = x & -x
+        yield low.bit_length() - 1
+        x ^= low
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Men and kings of both sides, the side to move, and the variant."""
+
+    variant: Variant
+    white_men: int
+    white_kings: int
+    black_men: int
+    black_kings: int
+    turn: int  # WHITE (0) or BLACK (1)
+
+    @classmethod
+    def start(cls, variant: Variant) -> Position:
+        """The variant's initial position."""
+        g = geometry(variant)
+        lo, rows = variant.start_rank, variant.men_rows
+        white = black = 0
+        for s, (_, r) in g.coords.items():
+            if lo <= r < lo + rows:
+                white |= 1 << s
+            elif g.height - lo - rows <= r < g.height - lo:
+                black |= 1 << s
+        return cls(variant, white, 0, black, 0, WHITE if variant.first == "W" else BLACK)
+
+    @property
+    def geometry(self) -> Geometry:
+        """The board this position stands on."""
+        return geometry(self.variant)
+
+    @property
+    def occupied(self) -> int:
+        """Every occupied square."""
+        return self.white_men | self.white_kings | self.black_men | self.black_kings
+
+    def pieces(self, color: int) -> tuple[int, int]:
+        """Men and kings of one side."""
+        if color == WHITE:
+            return self.white_men, self.white_kings
+        return self.black_men, self.black_kings
+
+    def counts(self) -> tuple[int, int, int, int]:
+        """White men, white kings, black men, black kings."""
+        return (
+            self.white_men.bit_count(),
+            self.white_kings.bit_count(),
+            self.black_men.bit_count(),
+            self.black_kings.bit_count(),
+        )
+
+    def hash_key(self) -> tuple[int, int, int, int, int]:
+        """Everything that identifies the position for repetition."""
+        return (self.white_men, self.white_kings, self.black_men, self.black_kings, self.turn)
+
+    def play(self, move: Move) -> Position:
+        """The position after *move* (the receiver is unchanged: keep it to unmake)."""
+        a, b = 1 << move.path[0], 1 << move.path[-1]
+        cap = move.captured_mask
+        if self.turn == WHITE:
+            men, kings, om, ok = self.white_men, self.white_kings, self.black_men, self.black_kings
+        else:
+            men, kings, om, ok = self.black_men, self.black_kings, self.white_men, self.white_kings
+        if kings & a:
+            kings = (kings & ~a) | b
+        else:
+            men &= ~a
+            if move.crowns:
+                kings |= b
+            else:
+                men |= b
+        om &= ~cap
+        ok &= ~cap
+        if self.turn == WHITE:
+            return Position(self.variant, men, kings, om, ok, BLACK)
+        return Position(self.variant, om, ok, men, kings, WHITE)
+
+    def legal_moves(self, keep_duplicates: bool = False) -> list[Move]:
+        """Every legal move; same start, end and captures count once unless *keep_duplicates*."""
+        return generate(self, keep_duplicates)
+
+    def with_turn(self, turn: int) -> Position:
+        """The same pieces with another side to move."""
+        return Position(
+            self.variant, self.white_men, self.white_kings, self.black_men, self.black_kings, turn
+        )
+
+
+def _shift(x: int, offset: int) -> int:
+    return x << offset if offset > 0 else x >> -offset
+
+
+def generate(pos: Position, keep_duplicates: bool = False) -> list[Move]:
+    """Legal moves of *pos* under its variant's rules."""
+    v = pos.variant
+    g = geometry(v)
+    me = pos.turn
+    men, kings = pos.pieces(me)
+    opp_men, opp_kings = pos.pieces(1 - me)
+    captures = _captures(g, v, me, men, kings, opp_men, opp_kings, keep_duplicates)
+    if captures and not v.capture_optional:
+        return captures
+    return captures + _quiet(g, me, men, kings, pos.occupied)
+
+
+def _quiet(g: Geometry, me: int, men: int, kings: int, occupied: int) -> list[Move]:
+    empty = g.mask & ~occupied
+    crown = g.crown_rows[me]
+    moves: list[Move] = []
+    for d in g.man_dirs[me]:
+        o = d.offset
+        for t in _bits(_shift(men, o) & empty):
+            moves.append(Move((t - o, t), crowns=bool(crown >> t & 1)))
+    flying = g.variant.flying_kings
+    for s in _bits(kings):
+        for d in g.king_dirs:
+            for t in d.rays[s]:
+                if occupied >> t & 1:
+                    break
+                moves.append(Move((s, t), by_king=True))
+                if not flying:
+                    break
+    return moves
+
+
+def _captures(
+    g: Geometry,
+    v: Variant,
+    me: int,
+    men: int,
+    kings: int,
+    opp_men: int,
+    opp_kings: int,
+    keep_duplicates: bool,
+) -> list[Move]:
+    opp = opp_men | opp_kings
+    occupied = men | kings | opp
+    found: list[Move] = []
+    crown_row = g.crown_rows[me]
+    flying = v.flying_kings
+    behind_only = v.king_lands_behind
+    at_once = v.remove_at_once
+    no_reversal = v.no_reversal
+    crowning = v.crowning
+    men_take_kings = v.men_capture_kings
+
+    def search(
+        sq: int,
+        king: bool,
+        occ: int,
+        alive: int,
+        path: list[int],
+        taken: list[int],
+        last: Direction | None,
+        from_king: bool,
+    ) -> bool:
+        """Extend a capture from *sq*; record finished moves; True if any jump was possible."""
+        any_jump = False
+        dirs = g.king_capture_dirs if king else g.man_capture_dirs[me]
+        for d in dirs:
+            if (
+                no_reversal
+                and last is not None
+                and d.vector[0] == -last.vector[0]
+                and d.vector[1] == -last.vector[1]
+            ):
+                continue
+            if king and flying:
+                ray = d.rays[sq]
+                i, n = 0, len(ray)
+                while i < n and not (occ >> ray[i] & 1):
+                    i += 1
+                if i >= n - 1:
+                    continue
+                victim = ray[i]
+                if not (alive >> victim & 1):
+                    continue
+                landings = []
+                for t in ray[i + 1 :]:
+                    if occ >> t & 1:
+                        break
+                    landings.append(t)
+                    if behind_only:
+                        break
+                if not landings:
+                    continue
+            else:
+                victim = d.step[sq]
+                if victim < 0 or not (alive >> victim & 1):
+                    continue
+                if not king and not men_take_kings and opp_kings >> victim & 1:
+                    continue
+                land = d.step[victim]
+                if land < 0 or occ >> land & 1:
+                    continue
+                landings = [land]
+            any_jump = True
+            vbit = 1 << victim
+            n_occ = occ & ~vbit if at_once else occ
+            n_alive = alive & ~vbit
+            taken.append(victim)
+            continued = []
+            for land in landings:
+                path.append(land)
+                if not king and crown_row >> land & 1 and crowning is not Crowning.PASS:
+                    if crowning is Crowning.STOP:
+                        continued.append(False)
+                    else:
+                        continued.append(
+                            search(land, True, n_occ, n_alive, path, taken, d, from_king)
+                        )
+                else:
+                    continued.append(search(land, king, n_occ, n_alive, path, taken, d, from_king))
+                path.pop()
+            if not any(continued):
+                for land in landings:
+                    crowns = not from_king and (king or bool(crown_row >> land & 1))
+                    found.append(
+                        Move(
+                            (*path, land),
+                            tuple(taken),
+                            crowns,
+                            from_king,
+                            tuple(bool(opp_kings >> t & 1) for t in taken),
+                        )
+                    )
+            taken.pop()
+        return any_jump
+
+    own = men | kings
+    for s in _bits(own):
+        is_king = bool(kings >> s & 1)
+        if not is_king and not _man_may_capture(g, me, s, opp, occupied):
+            continue
+        search(s, is_king, occupied & ~(1 << s), opp, [s], [], None, is_king)
+    if not found:
+        return found
+    found = _apply_precedence(v.precedence, found)
+    seen: set[object] = set()
+    unique = []
+    for m in found:
+        k = (m.path[0], m.path[-1], m.captured) if keep_duplicates else m.key
+        if k not in seen:
+            seen.add(k)
+            unique.append(m)
+    return unique
+
+
+def _man_may_capture(g: Geometry, me: int, s: int, opp: int, occupied: int) -> bool:
+    for d in g.man_capture_dirs[me]:
+        victim = d.step[s]
+        if victim >= 0 and opp >> victim & 1:
+            land = d.step[victim]
+            if land >= 0 and not occupied >> land & 1:
+                return True
+    return False
+
+
+def _frisian_value(m: Move) -> tuple[int, int]:
+    kings = sum(m.kings_taken)
+    return (len(m.captured) - kings + 2 * kings, -kings)
+
+
+def _italian_rank(m: Move) -> tuple[int, int, int, tuple[int, ...]]:
+    first_kings = tuple(-i for i, k in enumerate(m.kings_taken) if k)
+    return (len(m.captured), int(m.by_king), sum(m.kings_taken), first_kings)
+
+
+_RANKS: dict[Precedence, Callable[[Move], object]] = {
+    Precedence.MAJORITY: lambda m: len(m.captured),
+    Precedence.MAJORITY_KINGS: lambda m: (len(m.captured), sum(m.kings_taken)),
+    Precedence.CZECH: lambda m: int(m.by_king),
+    Precedence.ITALIAN: _italian_rank,
+    Precedence.FRISIAN: lambda m: (*_frisian_value(m), int(m.by_king)),
+}
+
+
+def _apply_precedence(rule: Precedence, moves: list[Move]) -> list[Move]:
+    rank = _RANKS.get(rule)
+    if rank is None:
+        return moves
+    ranks = [rank(m) for m in moves]
+    best = max(ranks)  # type: ignore[type-var]
+    return [m for m, r in zip(moves, ranks, strict=True) if r == best]
+
+
+def perft(pos: Position, depth: int, keep_duplicates: bool = False) -> int:
+    """Number of move sequences of length *depth* from *pos* (draw rules ignored)."""
+    if depth <= 0:
+        return 1
+    moves = generate(pos, keep_duplicates)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(pos.play(m), depth - 1, keep_duplicates) for m in moves)
