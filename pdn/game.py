@@ -1,0 +1,279 @@
+"""The game model: ordered tags, the movetext tree, results, and where each game came from."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+from pdn.variants import GameType, Variant
+
+# Case-insensitive tag names and their standard spelling (Italian names included, spec/pdn.md §2.3)
+TAG_ALIASES = {
+    "setup": "SetUp",
+    "fen": "FEN",
+    "gametype": "GameType",
+    "event": "Event",
+    "site": "Site",
+    "date": "Date",
+    "round": "Round",
+    "white": "White",
+    "black": "Black",
+    "result": "Result",
+    "bianco": "White",
+    "nero": "Black",
+    "risultato": "Result",
+    "dati": "Date",
+    "anno": "Date",
+    "evento": "Event",
+    "luogo": "Site",
+    "turno": "Round",
+    "apertura": "Opening",
+    "type de jeu": "GameType",
+    "événement": "Event",
+}
+SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+
+
+def canonical_tag(name: str) -> str:
+    """The standard name of a tag written *name* (HTML entities decoded, any case)."""
+    plain = html.unescape(name).strip()
+    return TAG_ALIASES.get(plain.lower(), plain)
+
+
+@dataclass(slots=True)
+class Tag:
+    """One tag pair as written, in file order."""
+
+    name: str
+    value: str
+
+
+class Tags:
+    """Ordered tags with case-insensitive, alias-aware lookup."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: list[Tag] | None = None) -> None:
+        self._items: list[Tag] = items or []
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tags):
+            return NotImplemented
+        return [(t.name, t.value) for t in self._items] == [(t.name, t.value) for t in other]
+
+    def __repr__(self) -> str:
+        return f"Tags({[(t.name, t.value) for t in self._items]!r})"
+
+    def add(self, name: str, value: str) -> None:
+        """Append a tag as written."""
+        self._items.append(Tag(name, value))
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        """The value of the first tag whose standard name is *name*'s."""
+        want = canonical_tag(name)
+        for t in self._items:
+            if canonical_tag(t.name) == want:
+                return t.value
+        return default
+
+    def set(self, name: str, value: str) -> None:
+        """Replace the first tag called *name*, or append it."""
+        want = canonical_tag(name)
+        for t in self._items:
+            if canonical_tag(t.name) == want:
+                t.value = value
+                return
+        self._items.append(Tag(name, value))
+
+    def items(self) -> list[tuple[str, str]]:
+        """(name, value) pairs in file order."""
+        return [(t.name, t.value) for t in self._items]
+
+
+class Outcome(str, Enum):
+    """What a result means, whatever way it was written."""
+
+    FIRST = "first"  # the player who moves first at the start of the variant won
+    SECOND = "second"
+    DRAW = "draw"
+    UNKNOWN = "unknown"
+
+
+_FIRST_WINS = {"1-0", "2-0", "1:0", "2:0"}
+_SECOND_WINS = {"0-1", "0-2", "0:1", "0:2"}
+_DRAWS = {"1/2-1/2", "1-1", "1/2:1/2", "½-½", "0.5-0.5", "1:1"}
+
+
+def outcome(result: str | None) -> Outcome:
+    """The meaning of a result string (first-player-first convention, spec/pdn.md §7)."""
+    if result is None:
+        return Outcome.UNKNOWN
+    r = result.strip().replace(" ", "")
+    if r in _FIRST_WINS:
+        return Outcome.FIRST
+    if r in _SECOND_WINS:
+        return Outcome.SECOND
+    if r in _DRAWS:
+        return Outcome.DRAW
+    m = re.fullmatch(r"(\d+)-(\d+)", r)  # Delft scoring such as 4-6
+    if m and int(m.group(1)) + int(m.group(2)) > 2:
+        a, b = int(m.group(1)), int(m.group(2))
+        return Outcome.FIRST if a > b else Outcome.SECOND if b > a else Outcome.DRAW
+    return Outcome.UNKNOWN
+
+
+@dataclass(slots=True)
+class MoveNode:
+    """A written move with everything attached to it."""
+
+    text: str  # normalised: no spaces, no leading zeros
+    squares: list[str]
+    capture: bool  # written with x, X or ':'
+    strength: str = ""
+    nags: list[int] = field(default_factory=list)
+    comments_before: list[str] = field(default_factory=list)
+    comments_after: list[str] = field(default_factory=list)
+    variations: list[list[Node]] = field(default_factory=list)
+    raw: str = field(default="", compare=False)
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+
+@dataclass(slots=True)
+class SetupNode:
+    """A /FEN "..."/ command: the position is replaced here."""
+
+    fen: str
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+
+@dataclass(slots=True)
+class CommentNode:
+    """A comment that belongs to no move (game comments, or text after a setup)."""
+
+    text: str
+
+
+Node = MoveNode | SetupNode | CommentNode
+
+
+@dataclass(slots=True)
+class Source:
+    """Where a game was read from."""
+
+    file: str = "<string>"
+    index: int = 0  # 0-based index of the game in the file
+    line: int = 1  # first line of the game (1-based)
+    offset: int = 0  # byte offset of that line
+    encoding: str = "utf-8"
+
+
+@dataclass(slots=True)
+class PdnSyntaxError:
+    """A game that could not be parsed, located in its file."""
+
+    file: str
+    line: int
+    column: int
+    game: int  # 0-based index of the game in the file
+    text: str  # the offending text
+    expected: list[str]
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: game {self.game + 1}: {self.message}"
+
+
+@dataclass(slots=True)
+class Game:
+    """One game: tags, movetext, the result written after it, and its source."""
+
+    tags: Tags = field(default_factory=Tags)
+    body: list[Node] = field(default_factory=list)
+    terminator: str | None = None  # the result or "*" that ended the movetext
+    source: Source = field(default_factory=Source, compare=False)
+    warnings: list[str] = field(default_factory=list, compare=False)
+    syntax_error: PdnSyntaxError | None = field(default=None, compare=False)
+
+    # -- typed accessors ------------------------------------------------------------------
+
+    @property
+    def white(self) -> str | None:
+        """The White tag."""
+        return self.tags.get("White")
+
+    @property
+    def black(self) -> str | None:
+        """The Black tag."""
+        return self.tags.get("Black")
+
+    @property
+    def event(self) -> str | None:
+        """The Event tag."""
+        return self.tags.get("Event")
+
+    @property
+    def site(self) -> str | None:
+        """The Site tag."""
+        return self.tags.get("Site")
+
+    @property
+    def round(self) -> str | None:
+        """The Round tag."""
+        return self.tags.get("Round")
+
+    @property
+    def date(self) -> str | None:
+        """The Date tag as written."""
+        return self.tags.get("Date")
+
+    @property
+    def fen(self) -> str | None:
+        """The FEN tag."""
+        return self.tags.get("FEN")
+
+    @property
+    def gametype(self) -> GameType | None:
+        """The GameType tag, parsed."""
+        raw = self.tags.get("GameType")
+        return GameType.parse(raw) if raw else None
+
+    @property
+    def declared_variant(self) -> Variant | None:
+        """The variant the GameType tag names, if any."""
+        gt = self.gametype
+        return gt.variant() if gt else None
+
+    @property
+    def result(self) -> str | None:
+        """The result as written: the Result tag, else the movetext terminator."""
+        tag = self.tags.get("Result")
+        if tag is not None and tag.strip() not in ("", "?", "*"):
+            return tag.strip()
+        if self.terminator and self.terminator != "*":
+            return self.terminator
+        return tag.strip() if tag is not None else None
+
+    @property
+    def outcome(self) -> Outcome:
+        """What the result means: first player won, second player won, draw, unknown."""
+        return outcome(self.result)
+
+    @property
+    def year(self) -> int | None:
+        """The year of the Date tag, best effort."""
+        m = re.search(r"(1[5-9]\d\d|20\d\d)", self.date or "")
+        return int(m.group(1)) if m else None
+
+    def mainline(self) -> list[MoveNode]:
+        """The moves of the main line."""
+        return [n for n in self.body if isinstance(n, MoveNode)]

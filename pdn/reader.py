@@ -1,0 +1,475 @@
+"""Read PDN: bytes → text → game chunks → Lark parse → Game, with errors located in the file.
+
+A file is decoded as UTF-8 (BOM or not) or, when it is not valid UTF-8, as cp1252; it is then cut
+into chunks of whole games by a line scanner (a tag line after movetext starts a new chunk), so a
+broken game never costs the games after it and memory stays constant whatever the file's size.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import BinaryIO, TextIO
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from pdn.game import CommentNode, Game, MoveNode, Node, PdnSyntaxError, SetupNode, Source, Tags
+
+Selector = Callable[[Tags], bool]
+PdnSource = str | os.PathLike[str] | BinaryIO | TextIO
+
+
+@cache
+def parser() -> Lark:
+    """The LALR parser of pdn.lark (built once)."""
+    grammar = files("pdn").joinpath("pdn.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False)
+
+
+# -- decoding and lines --------------------------------------------------------------------
+
+_BLOCK = 1 << 20
+
+
+def detect_encoding(fh: BinaryIO) -> str:
+    """'utf-8-sig', 'utf-8' or 'cp1252' for the rest of a seekable binary stream."""
+    start = fh.tell()
+    head = fh.read(3)
+    bom = head == codecs.BOM_UTF8
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    data = head
+    try:
+        while data:
+            decoder.decode(data)
+            data = fh.read(_BLOCK)
+        decoder.decode(b"", final=True)
+        encoding = "utf-8-sig" if bom else "utf-8"
+    except UnicodeDecodeError:
+        encoding = "cp1252"
+    fh.seek(start)
+    return encoding
+
+
+def _decode(raw: bytes, encoding: str) -> str:
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")  # bytes cp1252 leaves undefined
+
+
+_EOL = re.compile(rb"\r\n|\r|\n")
+
+
+def _binary_lines(fh: BinaryIO, encoding: str) -> Iterator[tuple[int, str]]:
+    """(byte offset, text) of each line; CRLF, CR and LF all end a line."""
+    offset = 0
+    for raw in fh:
+        pos = 0
+        for m in _EOL.finditer(raw):
+            yield offset + pos, _decode(raw[pos : m.start()], encoding)
+            pos = m.end()
+        if pos < len(raw):
+            yield offset + pos, _decode(raw[pos:], encoding)
+        offset += len(raw)
+
+
+def _text_lines(fh: TextIO) -> Iterator[tuple[int, str]]:
+    offset = 0
+    for line in fh:
+        body = line.rstrip("\r\n")
+        for part in body.split("\r"):
+            yield offset, part
+            offset += len(part.encode("utf-8")) + 1
+        offset += len(line.encode("utf-8")) - len(body.encode("utf-8")) - 1
+
+
+# -- chunks ----------------------------------------------------------------------------------
+
+_TAG_RE = re.compile(
+    r'\[[ \t]*[^\s"\[\]]+(?:[ \t]+[^\s"\[\]]+)*'
+    r'(?:[ \t]*(?:"(?:\\.|[^"\\\n])*"|"[^"\]\n]*|[^\]"\n]*))?[ \t]*\]'
+)
+_MISSING_BRACKET = re.compile(r'^[A-Za-z][\w ]*\s"[^"]*"\]$')
+_JUNK_AFTER_TAGS = re.compile(r"^(?:\s|\\[rn])*$")
+
+
+@dataclass(slots=True)
+class Chunk:
+    """Consecutive lines holding one or more whole games."""
+
+    text: str
+    line: int  # 1-based line of the first line
+    offset: int
+    warnings: list[str] = field(default_factory=list)
+
+
+def _chunks(lines: Iterable[tuple[int, str]]) -> Iterator[Chunk]:
+    buf: list[str] = []
+    start_line, start_offset = 1, 0
+    has_moves = False
+    in_comment = False
+    bracket_line = 0  # a lone "[" waiting for its tag
+    warnings: list[str] = []
+    for number, (offset, text) in enumerate(lines, 1):
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        stripped = text.strip()
+        if bracket_line:
+            if stripped.startswith("[") or not stripped:
+                warnings.append(f"line {bracket_line}: stray '[' skipped")
+            else:
+                text = stripped = "[" + stripped
+            bracket_line = 0
+        if not in_comment and stripped == "[":
+            bracket_line = number
+            buf.append("")
+            continue
+        if not in_comment and _MISSING_BRACKET.match(stripped):
+            warnings.append(f"line {number}: tag without its '[' read as {'[' + stripped!r}")
+            text = stripped = "[" + stripped
+        if not in_comment and stripped.startswith("["):
+            if has_moves:
+                yield Chunk("\n".join(buf), start_line, start_offset, warnings)
+                buf, warnings, has_moves = [], [], False
+                start_line, start_offset = number, offset
+            if not _JUNK_AFTER_TAGS.match(_TAG_RE.sub("", stripped)):
+                has_moves = True
+        elif stripped and not in_comment and stripped[0] not in "%;{":
+            # a line of moves that ends with tags ("0-1[Event ...]") opens the next game itself
+            has_moves = not (stripped.endswith("]") and _TAG_RE.search(stripped))
+        if "{" in text or "}" in text:
+            in_comment = _comment_state(text, in_comment)
+        if not buf and not stripped:
+            start_line, start_offset = number + 1, offset + len(text.encode("utf-8")) + 1
+            continue
+        buf.append(text)
+    if any(s.strip() for s in buf):
+        yield Chunk("\n".join(buf), start_line, start_offset, warnings)
+
+
+def _comment_state(text: str, inside: bool) -> bool:
+    """Whether a { comment is still open after *text*."""
+    for ch in text:
+        if inside:
+            if ch == "}":
+                inside = False
+        elif ch == "{":
+            inside = True
+        elif ch in ";%":
+            break
+    return inside
+
+
+# -- turning a parse into games ---------------------------------------------------------------
+
+_ELEMENT_RE = re.compile(
+    r"(?P<num>\d+\s*\.(?:\s*\.\.)?)|(?P<ell>\.\.\.)"
+    r"|(?P<move>\d{1,2}(?:[ \t]*[-xX:][ \t]*\d{1,2})+|\d{4}"
+    r"|[a-lA-L](?:1[0-2]|[1-9])(?:[ \t]*[-xX:]?[ \t]*[a-lA-L](?:1[0-2]|[1-9]))+"
+    r"|[a-h][a-h][1-8]|-)"
+    r"(?P<strength>[!?]+|\([!?]+\)|\*)?"
+)
+_SQUARE_RE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])|\d{1,2}")
+_TAG_PARTS = re.compile(r'^\[\s*(.*?)\s*(?:"((?:\\.|[^"\\])*)"\s*)?\]$', re.S)
+_TAG_NAME_VALUE = re.compile(r"^(\S+(?:\s+\S+)*?)\s+(\S.*)$")
+_WS = re.compile(r"\s+")
+
+
+def parse_tag(text: str) -> tuple[str, str] | None:
+    """Name and value of a tag token; None for a pseudo-tag without a value such as [Empty]."""
+    m = _TAG_PARTS.match(text)
+    if not m:
+        return None
+    name, quoted = m.group(1), m.group(2)
+    if quoted is None and '"' in name:  # closing quote missing: [Round "11.1]
+        name, _, quoted = name.partition('"')
+        name = name.strip()
+    if quoted is not None:
+        return name, re.sub(r"\\(.)", r"\1", quoted)
+    m2 = _TAG_NAME_VALUE.match(name)
+    if m2:  # unquoted value: [Round 17]
+        return m2.group(1), m2.group(2)
+    return None
+
+
+def make_move(raw: str, strength: str = "", line: int = 0, column: int = 0) -> MoveNode:
+    """A move node from the move's text as written."""
+    compact = raw.replace(" ", "").replace("\t", "")
+    if compact.isdigit() and len(compact) == 4:
+        compact = f"{compact[:2]}-{compact[2:]}"
+    if re.fullmatch(r"[a-h][a-h][1-8]", compact):
+        squares = [compact[0], compact[1:]]
+    else:
+        squares = [s.lstrip("0") if s.isdigit() else s.lower() for s in _SQUARE_RE.findall(compact)]
+    capture = any(c in compact for c in "xX:")
+    seps = re.findall(r"[-xX:]", compact)
+    if squares and len(squares) > 1 and seps:
+        text = seps[0].join(squares) if len(set(seps)) == 1 else compact
+    else:
+        text = compact if not squares or len(squares) == 2 and squares[0].isalpha() else (
+            "".join(squares)
+        )
+    return MoveNode(text, squares, capture, strength, raw=raw, line=line, column=column)
+
+
+def _comment_text(token: str) -> str:
+    if token.startswith(("{", "(")):
+        token = token[1:-1]
+    else:
+        token = token[1:]
+    return _WS.sub(" ", token).strip()
+
+
+class _Builder:
+    """Cuts the flat item list of one chunk into games."""
+
+    def __init__(self, chunk: Chunk, file: str, index: int, encoding: str) -> None:
+        self.chunk = chunk
+        self.file = file
+        self.encoding = encoding
+        self.index = index
+        self.games: list[Game] = []
+        self.game = self._new(chunk.line)
+        self.has_moves = False
+
+    def _new(self, line: int) -> Game:
+        return Game(source=Source(self.file, self.index, line, self.chunk.offset, self.encoding))
+
+    def _line(self, tok: Token) -> int:
+        return self.chunk.line + (tok.line or 1) - 1
+
+    def _finish(self, terminator: str | None) -> None:
+        g = self.game
+        g.terminator = terminator
+        if terminator is None:
+            _result_as_last_move(g)
+        if len(g.tags) or g.body or g.terminator:
+            self.games.append(g)
+            self.index += 1
+        self.game = self._new(self.chunk.line)
+        self.has_moves = False
+
+    def build(self, tree: Tree[Token]) -> list[Game]:
+        for item in tree.children:
+            if isinstance(item, Tree) and item.data == "tag":
+                tok = item.children[0]
+                assert isinstance(tok, Token)
+                if self.has_moves:
+                    self._finish(None)
+                if not len(self.game.tags) and not self.game.body:
+                    self.game.source.line = self._line(tok)
+                pair = parse_tag(str(tok))
+                if pair is None:
+                    self.game.warnings.append(f"line {self._line(tok)}: pseudo-tag {tok} skipped")
+                else:
+                    self.game.tags.add(*pair)
+            elif isinstance(item, Token) and item.type in ("RESULT", "STAR"):
+                self._finish(str(item))
+            else:
+                if isinstance(item, Token) and item.type in ("RUN", "SETUP"):
+                    if not self.has_moves and not len(self.game.tags) and not self.game.body:
+                        self.game.source.line = self._line(item)
+                    self.has_moves = True
+                self._add(self.game.body, item, self.game)
+        self._finish(None)
+        for g in self.games:
+            g.warnings[:0] = self.chunk.warnings
+        return self.games
+
+    def _add(self, body: list[Node], item: Tree[Token] | Token, game: Game) -> None:
+        """Append one parse item to a movetext body."""
+        last = body[-1] if body else None
+        if isinstance(item, Tree):  # variation
+            nodes: list[Node] = []
+            for child in item.children:
+                self._add(nodes, child, game)
+            if isinstance(last, MoveNode):
+                last.variations.append(nodes)
+            else:
+                game.warnings.append("variation before any move kept as a comment")
+                body.append(CommentNode("(variation)"))
+            return
+        kind = item.type
+        text = str(item)
+        if kind == "RUN":
+            self._add_run(body, item)
+        elif kind in ("COMMENT", "LINE_COMMENT", "PAREN_COMMENT"):
+            comment = _comment_text(text)
+            if isinstance(last, MoveNode) and not last.variations:
+                last.comments_after.append(comment)
+            else:
+                body.append(CommentNode(comment))
+        elif kind == "NAG":
+            if isinstance(last, MoveNode):
+                last.nags.append(int(text[1:]))
+            else:
+                game.warnings.append(f"line {self._line(item)}: NAG {text} before any move ignored")
+        elif kind == "SETUP":
+            fen = re.search(r'"([^"]*)"', text)
+            body.append(SetupNode(fen.group(1) if fen else "", self._line(item), item.column or 0))
+        elif kind == "JUNK":
+            game.warnings.append(f"line {self._line(item)}:{item.column}: junk {text!r} skipped")
+            if isinstance(last, MoveNode) and text[:1].isalpha():
+                last.comments_after.append(text)
+        elif kind == "STAR":
+            game.warnings.append(f"line {self._line(item)}: '*' inside a variation ignored")
+
+    def _add_run(self, body: list[Node], tok: Token) -> None:
+        value = str(tok)
+        line0 = self._line(tok)
+        col0 = tok.column or 1
+        for m in _ELEMENT_RE.finditer(value):
+            raw = m.group("move")
+            if raw is None:
+                continue
+            k = m.start()
+            newlines = value.count("\n", 0, k)
+            if newlines:
+                col = k - value.rfind("\n", 0, k)
+            else:
+                col = col0 + k
+            node = make_move(raw, m.group("strength") or "", line0 + newlines, col)
+            while body and isinstance(body[-1], CommentNode):  # comments waiting for this move
+                node.comments_before.insert(0, body.pop().text)  # type: ignore[union-attr]
+            body.append(node)
+
+
+def _result_as_last_move(game: Game) -> None:
+    """A last "move" equal to the Result tag (such as 4-6 in Delft scoring) is the result."""
+    result = game.tags.get("Result")
+    if not result or not game.body:
+        return
+    last = game.body[-1]
+    if isinstance(last, MoveNode) and last.raw.replace(" ", "") == result.replace(" ", ""):
+        game.body.pop()
+        game.terminator = result.strip()
+
+
+def _error_record(exc: UnexpectedInput, chunk: Chunk, file: str, index: int) -> PdnSyntaxError:
+    line = chunk.line + (exc.line or 1) - 1 if exc.line and exc.line > 0 else chunk.line
+    column = exc.column if exc.column and exc.column > 0 else 1
+    lines = chunk.text.split("\n")
+    rel = (exc.line or 1) - 1
+    snippet = lines[rel][column - 1 : column + 19] if 0 <= rel < len(lines) else ""
+    expected: list[str] = []
+    if isinstance(exc, UnexpectedToken):
+        expected = sorted(exc.expected)
+        msg = f"unexpected {exc.token.type} {str(exc.token)[:20]!r}"
+        snippet = str(exc.token)[:20]
+    elif isinstance(exc, UnexpectedCharacters):
+        expected = sorted(exc.allowed or ())
+        msg = f"unexpected character {exc.char!r}"
+    elif isinstance(exc, UnexpectedEOF):
+        expected = sorted(exc.expected)
+        msg = "unexpected end of game"
+    else:
+        msg = str(exc).splitlines()[0]
+    names = {"RPAR": "')'", "LPAR": "'('"}
+    readable = [names.get(e, e) for e in expected]
+    if readable:
+        msg += f"; expected {', '.join(readable[:8])}"
+    return PdnSyntaxError(file, line, column, index, snippet.strip(), readable, msg)
+
+
+def _salvage(chunk: Chunk, file: str, index: int, encoding: str, error: PdnSyntaxError) -> Game:
+    """A game that did not parse: its tags, read line by line, and the error."""
+    game = Game(source=Source(file, index, chunk.line, chunk.offset, encoding))
+    for m in _TAG_RE.finditer(chunk.text):
+        pair = parse_tag(m.group(0))
+        if pair:
+            game.tags.add(*pair)
+    game.syntax_error = error
+    return game
+
+
+# -- public API ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ReadResult:
+    """Per file: the games and the syntax errors, in file order."""
+
+    games: list[Game] = field(default_factory=list)
+    errors: list[PdnSyntaxError] = field(default_factory=list)
+
+
+def _open_lines(source: PdnSource) -> tuple[str, str, Iterator[tuple[int, str]], Callable[[], None]]:
+    """File name, encoding, lines and a closer for any kind of source."""
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        fh = path.open("rb")
+        encoding = detect_encoding(fh)
+        return str(path), encoding.replace("-sig", ""), _binary_lines(fh, encoding), fh.close
+    name = str(getattr(source, "name", "<stream>"))
+    if isinstance(source, io.TextIOBase):
+        return name, "utf-8", _text_lines(source), lambda: None  # type: ignore[arg-type]
+    binary: BinaryIO = source  # type: ignore[assignment]
+    if not binary.seekable():
+        binary = io.BytesIO(binary.read())
+    encoding = detect_encoding(binary)
+    return name, encoding.replace("-sig", ""), _binary_lines(binary, encoding), lambda: None
+
+
+def read_games(
+    source: PdnSource,
+    *,
+    select: Selector | None = None,
+    headers_only: bool = False,
+) -> Iterator[Game]:
+    """Yield the games of a PDN file or stream one at a time.
+
+    A game that does not parse is yielded with its tags and a ``syntax_error`` attribute (a
+    :class:`PdnSyntaxError`); reading goes on with the next game. ``select`` sees the tags of each
+    game and skips the movetext parse of games it rejects; ``headers_only`` never parses movetext.
+    """
+    name, encoding, lines, close = _open_lines(source)
+    index = 0
+    try:
+        for chunk in _chunks(lines):
+            if headers_only or select is not None:
+                tags = Tags()
+                for m in _TAG_RE.finditer(chunk.text):
+                    pair = parse_tag(m.group(0))
+                    if pair:
+                        tags.add(*pair)
+                if headers_only or (select is not None and not select(tags)):
+                    yield Game(tags, source=Source(name, index, chunk.line, chunk.offset, encoding))
+                    index += 1
+                    continue
+            try:
+                tree = parser().parse(chunk.text)
+            except UnexpectedInput as exc:
+                error = _error_record(exc, chunk, name, index)
+                yield _salvage(chunk, name, index, encoding, error)
+                index += 1
+                continue
+            games = _Builder(chunk, name, index, encoding).build(tree)
+            yield from games
+            index += len(games)
+    finally:
+        close()
+
+
+def read_file(source: PdnSource) -> ReadResult:
+    """All games and syntax errors of one file (convenience over :func:`read_games`)."""
+    result = ReadResult()
+    for game in read_games(source):
+        result.games.append(game)
+        if game.syntax_error is not None:
+            result.errors.append(game.syntax_error)
+    return result
+
+
+def read_string(text: str, file: str = "<string>") -> list[Game]:
+    """The games of PDN text."""
+    stream = io.StringIO(text)
+    stream.name = file  # type: ignore[misc]
+    return list(read_games(stream))
