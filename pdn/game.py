@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -193,16 +194,59 @@ class PdnSyntaxError:
         return f"{self.file}:{self.line}:{self.column}: game {self.game + 1}: {self.message}"
 
 
-@dataclass(slots=True)
 class Game:
-    """One game: tags, movetext, the result written after it, and its source."""
+    """One game: tags, movetext, the result written after it, and its source.
 
-    tags: Tags = field(default_factory=Tags)
-    body: list[Node] = field(default_factory=list)
-    terminator: str | None = None  # the result or "*" that ended the movetext
-    source: Source = field(default_factory=Source, compare=False)
-    warnings: list[str] = field(default_factory=list, compare=False)
-    syntax_error: PdnSyntaxError | None = field(default=None, compare=False)
+    The movetext tree is built on first access of :attr:`body`, so that a reader that only needs
+    the tags (listing, indexing, selecting) does not pay for it.
+    """
+
+    __slots__ = ("_body", "_loader", "source", "syntax_error", "tags", "terminator", "warnings")
+
+    def __init__(
+        self,
+        tags: Tags | None = None,
+        body: list[Node] | None = None,
+        terminator: str | None = None,
+        source: Source | None = None,
+        loader: Callable[[Game], list[Node]] | None = None,
+    ) -> None:
+        self.tags = tags if tags is not None else Tags()
+        self._body = body if body is not None or loader is not None else []
+        self._loader = loader
+        self.terminator = terminator  # the result or "*" that ended the movetext
+        self.source = source or Source()
+        self.warnings: list[str] = []
+        self.syntax_error: PdnSyntaxError | None = None
+
+    @property
+    def body(self) -> list[Node]:
+        """The movetext: moves (with their comments and variations), setups, comments."""
+        if self._body is None:
+            assert self._loader is not None
+            self._body = self._loader(self)
+            self._loader = None
+        return self._body
+
+    @body.setter
+    def body(self, nodes: list[Node]) -> None:
+        self._body = nodes
+        self._loader = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        # a missing terminator and "*" say the same: the movetext gives no result
+        return (self.tags, self.body, self.terminator or "*") == (
+            other.tags,
+            other.body,
+            other.terminator or "*",
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Game({self.tags!r}, terminator={self.terminator!r}, source={self.source!r})"
 
     # -- typed accessors ------------------------------------------------------------------
 

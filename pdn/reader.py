@@ -171,9 +171,10 @@ def _comment_state(text: str, inside: bool) -> bool:
 # -- turning a parse into games ---------------------------------------------------------------
 
 _ELEMENT_RE = re.compile(
-    r"(?P<num>\d+\s*\.(?:\s*\.\.)?)|(?P<ell>\.\.\.)"
+    r"(?P<a>[1-9]\d?)(?P<sep>[-x])(?P<b>[1-9]\d?)(?![-xX:\d!?*(]| [-xX:])"  # fast path: 32-28
+    r"|(?P<num>\d+\s*\.(?:\s*\.\.)?)|(?P<ell>\.\.\.)"
     r"|(?P<move>\d{1,2}(?:[ \t]*[-xX:][ \t]*\d{1,2})+|\d{4}"
-    r"|[a-lA-L](?:1[0-2]|[1-9])(?:[ \t]*[-xX:]?[ \t]*[a-lA-L](?:1[0-2]|[1-9]))+"
+    r"|[a-lA-L](?:1[0-2]|[1-9])(?:(?:[ \t]*[-xX:][ \t]*)?[a-lA-L](?:1[0-2]|[1-9]))+"
     r"|[a-h][a-h][1-8]|-)"
     r"(?P<strength>[!?]+|\([!?]+\)|\*)?"
 )
@@ -193,7 +194,7 @@ def parse_tag(text: str) -> tuple[str, str] | None:
         name, _, quoted = name.partition('"')
         name = name.strip()
     if quoted is not None:
-        return name, re.sub(r"\\(.)", r"\1", quoted)
+        return name, re.sub(r"\\([\\\"])", r"\1", quoted)  # only \" and \\ are escapes
     m2 = _TAG_NAME_VALUE.match(name)
     if m2:  # unquoted value: [Round 17]
         return m2.group(1), m2.group(2)
@@ -229,7 +230,7 @@ def _comment_text(token: str) -> str:
 
 
 class _Builder:
-    """Cuts the flat item list of one chunk into games."""
+    """Cuts the flat item list of one chunk into games; their movetext is built on demand."""
 
     def __init__(self, chunk: Chunk, file: str, index: int, encoding: str) -> None:
         self.chunk = chunk
@@ -237,11 +238,13 @@ class _Builder:
         self.encoding = encoding
         self.index = index
         self.games: list[Game] = []
-        self.game = self._new(chunk.line)
+        self.items: list[Tree[Token] | Token] = []
+        self.game = self._new()
         self.has_moves = False
 
-    def _new(self, line: int) -> Game:
-        return Game(source=Source(self.file, self.index, line, self.chunk.offset, self.encoding))
+    def _new(self) -> Game:
+        source = Source(self.file, self.index, self.chunk.line, self.chunk.offset, self.encoding)
+        return Game(source=source)
 
     def _line(self, tok: Token) -> int:
         return self.chunk.line + (tok.line or 1) - 1
@@ -249,40 +252,79 @@ class _Builder:
     def _finish(self, terminator: str | None) -> None:
         g = self.game
         g.terminator = terminator
-        if terminator is None:
-            _result_as_last_move(g)
-        if len(g.tags) or g.body or g.terminator:
+        items = self.items
+        drop_last = terminator is None and _result_as_last_move(g, items)
+        if not len(g.tags) and not self.has_moves and not g.terminator:
+            # comments or junk after a game's end: they belong to the game before
+            if items and self.games:
+                last = self.games[-1]
+                loader = last._loader
+                if isinstance(loader, _Loader):
+                    loader.items.extend(items)
+            self.items = []
+            return
+        if len(g.tags) or items or g.terminator:
+            g.body = []
+            if items:
+                g._body = None
+                g._loader = _Loader(self, items, drop_last)
             self.games.append(g)
             self.index += 1
-        self.game = self._new(self.chunk.line)
+        self.game = self._new()
+        self.items = []
         self.has_moves = False
 
     def build(self, tree: Tree[Token]) -> list[Game]:
         for item in tree.children:
-            if isinstance(item, Tree) and item.data == "tag":
+            if isinstance(item, Tree) and item.data == "tags":
                 tok = item.children[0]
                 assert isinstance(tok, Token)
                 if self.has_moves:
                     self._finish(None)
-                if not len(self.game.tags) and not self.game.body:
+                if not len(self.game.tags) and not self.items:
                     self.game.source.line = self._line(tok)
-                pair = parse_tag(str(tok))
-                if pair is None:
-                    self.game.warnings.append(f"line {self._line(tok)}: pseudo-tag {tok} skipped")
-                else:
-                    self.game.tags.add(*pair)
+                for m in _TAG_RE.finditer(tok):
+                    pair = parse_tag(m.group(0))
+                    if pair is None:
+                        line = self._line(tok) + tok.count("\n", 0, m.start())
+                        self.game.warnings.append(f"line {line}: pseudo-tag {m.group(0)} skipped")
+                    else:
+                        self.game.tags.add(*pair)
             elif isinstance(item, Token) and item.type in ("RESULT", "STAR"):
                 self._finish(str(item))
             else:
                 if isinstance(item, Token) and item.type in ("RUN", "SETUP"):
-                    if not self.has_moves and not len(self.game.tags) and not self.game.body:
+                    if not self.has_moves and not len(self.game.tags) and not self.items:
                         self.game.source.line = self._line(item)
                     self.has_moves = True
-                self._add(self.game.body, item, self.game)
+                self.items.append(item)
         self._finish(None)
         for g in self.games:
             g.warnings[:0] = self.chunk.warnings
         return self.games
+
+
+
+class _Loader:
+    """Builds one game's movetext tree from its parse items when it is first asked for."""
+
+    __slots__ = ("drop_last", "items", "line0")
+
+    def __init__(self, builder: _Builder, items: list[Tree[Token] | Token], drop_last: bool):
+        self.items = items
+        self.line0 = builder.chunk.line
+        self.drop_last = drop_last
+
+    def __call__(self, game: Game) -> list[Node]:
+        body: list[Node] = []
+        for item in self.items:
+            self._add(body, item, game)
+        if self.drop_last and body and isinstance(body[-1], MoveNode):
+            body.pop()
+        return body
+
+    def _line(self, tok: Token) -> int:
+        return self.line0 + (tok.line or 1) - 1
 
     def _add(self, body: list[Node], item: Tree[Token] | Token, game: Game) -> None:
         """Append one parse item to a movetext body."""
@@ -324,33 +366,49 @@ class _Builder:
 
     def _add_run(self, body: list[Node], tok: Token) -> None:
         value = str(tok)
-        line0 = self._line(tok)
-        col0 = tok.column or 1
+        line = self._line(tok)
+        line_start = 1 - (tok.column or 1)  # index where the token's first line starts
+        scanned = 0
+        append = body.append
         for m in _ELEMENT_RE.finditer(value):
-            raw = m.group("move")
-            if raw is None:
-                continue
             k = m.start()
-            newlines = value.count("\n", 0, k)
-            if newlines:
-                col = k - value.rfind("\n", 0, k)
+            nl = value.rfind("\n", scanned, k)
+            if nl >= 0:
+                line += value.count("\n", scanned, k)
+                line_start = nl + 1
+            scanned = k
+            a = m.group("a")
+            if a is not None:  # a plain two-square move: the common case, built directly
+                sep = m.group("sep")
+                text = m.group(0)
+                node = MoveNode(
+                    text, [a, m.group("b")], sep == "x", raw=text, line=line,
+                    column=k - line_start + 1,
+                )
             else:
-                col = col0 + k
-            node = make_move(raw, m.group("strength") or "", line0 + newlines, col)
-            while body and isinstance(body[-1], CommentNode):  # comments waiting for this move
-                node.comments_before.insert(0, body.pop().text)  # type: ignore[union-attr]
-            body.append(node)
+                raw = m.group("move")
+                if raw is None:
+                    continue
+                node = make_move(raw, m.group("strength") or "", line, k - line_start + 1)
+            if body and isinstance(body[-1], CommentNode):
+                while body and isinstance(body[-1], CommentNode):  # comments waiting for it
+                    node.comments_before.insert(0, body.pop().text)  # type: ignore[union-attr]
+            append(node)
 
 
-def _result_as_last_move(game: Game) -> None:
-    """A last "move" equal to the Result tag (such as 4-6 in Delft scoring) is the result."""
+def _result_as_last_move(game: Game, items: list[Tree[Token] | Token]) -> bool:
+    """Whether the last "move" is the Result tag (such as 4-6 in Delft scoring); sets it."""
     result = game.tags.get("Result")
-    if not result or not game.body:
-        return
-    last = game.body[-1]
-    if isinstance(last, MoveNode) and last.raw.replace(" ", "") == result.replace(" ", ""):
-        game.body.pop()
+    if not result or not items:
+        return False
+    last = items[-1]
+    if not isinstance(last, Token) or last.type != "RUN":
+        return False
+    moves = [m.group(0) for m in _ELEMENT_RE.finditer(last) if not m.group("num")]
+    if moves and moves[-1].replace(" ", "") == result.replace(" ", ""):
         game.terminator = result.strip()
+        return True
+    return False
 
 
 def _error_record(exc: UnexpectedInput, chunk: Chunk, file: str, index: int) -> PdnSyntaxError:
