@@ -25,7 +25,7 @@ TAG_ALIASES = {
     "bianco": "White",
     "nero": "Black",
     "risultato": "Result",
-    "dati": "Date",
+    "dati": "Event",  # "69° ASSOLUTO 1° TURNO": the event and round
     "anno": "Date",
     "evento": "Event",
     "luogo": "Site",

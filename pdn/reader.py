@@ -211,7 +211,7 @@ def make_move(raw: str, strength: str = "", line: int = 0, column: int = 0) -> M
     else:
         squares = [s.lstrip("0") if s.isdigit() else s.lower() for s in _SQUARE_RE.findall(compact)]
     capture = any(c in compact for c in "xX:")
-    seps = re.findall(r"[-xX:]", compact)
+    seps = re.findall(r"[-x:]", compact.replace("X", "x"))
     if squares and len(squares) > 1 and seps:
         text = seps[0].join(squares) if len(set(seps)) == 1 else compact
     else:
@@ -490,6 +490,7 @@ def read_games(
     """
     name, encoding, lines, close = _open_lines(source)
     index = 0
+    held: Game | None = None  # one game is held back to recognise a trailing lone tag
     try:
         for chunk in _chunks(lines):
             if headers_only or select is not None:
@@ -499,21 +500,35 @@ def read_games(
                     if pair:
                         tags.add(*pair)
                 if headers_only or (select is not None and not select(tags)):
-                    yield Game(tags, source=Source(name, index, chunk.line, chunk.offset, encoding))
+                    if held is not None:
+                        yield held
+                    held = Game(tags, source=Source(name, index, chunk.line, chunk.offset, encoding))
                     index += 1
                     continue
             try:
                 tree = parser().parse(chunk.text)
             except UnexpectedInput as exc:
                 error = _error_record(exc, chunk, name, index)
-                yield _salvage(chunk, name, index, encoding, error)
+                if held is not None:
+                    yield held
+                held = _salvage(chunk, name, index, encoding, error)
                 index += 1
                 continue
             games = _Builder(chunk, name, index, encoding).build(tree)
-            yield from games
             index += len(games)
+            for game in games:
+                if held is not None:
+                    yield held
+                held = game
+        if held is not None and not _trailing_lone_tag(held, index):
+            yield held
     finally:
         close()
+
+
+def _trailing_lone_tag(game: Game, count: int) -> bool:
+    """A lone tag after the last game, such as [FILENAME ""]: not a game of its own."""
+    return count > 1 and len(game.tags) == 1 and not game.body and not game.terminator
 
 
 def read_file(source: PdnSource) -> ReadResult:

@@ -24,12 +24,12 @@ def escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _first_side(game: Game) -> str:
-    fen = (game.fen or "").strip().lstrip('"').upper()
-    if fen[:1] in ("W", "B"):
-        return fen[0]
+def _sides(game: Game) -> tuple[str, str]:
+    """The variant's first player and the side to move at the start ("W" or "B")."""
     variant = game.declared_variant
-    return variant.first if variant else "W"
+    first = variant.first if variant else "W"
+    fen = (game.fen or "").strip().lstrip('"').upper()
+    return first, fen[0] if fen[:1] in ("W", "B") else first
 
 
 class _Movetext:
@@ -124,8 +124,9 @@ def write_game(
 ) -> str:
     """The game as PDN text, ending with a newline."""
     out = [f'[{name} "{escape(value)}"]' for name, value in game.tags.items()]
-    writer = _Movetext(_first_side(game))
-    writer.body(game.body, writer.first, 1)
+    first, start = _sides(game)
+    writer = _Movetext(first)
+    writer.body(game.body, start, 1)
     if terminator is Terminator.STAR:
         end = "*"
     elif terminator is Terminator.RESULT:

@@ -1,0 +1,1 @@
+"""The `pdn` command line (typer): thin commands over the library."""

@@ -1,0 +1,1 @@
+"""Game database: SQLAlchemy models, import and questions answered as pandas frames."""

@@ -1,0 +1,260 @@
+"""The PDN reader on the real corpus and on each dialect of spec/pdn.md."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from conftest import corpus_dir, corpus_files
+from pdn.game import MoveNode, Outcome, SetupNode
+from pdn.reader import read_file, read_games, read_string
+
+OK_FILES = [f for f in corpus_files() if f.expect == "ok"]
+ODD_FILES = [f for f in corpus_files() if f.expect == "odd"]
+
+
+def _id(f: object) -> str:
+    return str(getattr(f, "path", "")).split("corpus/")[-1]
+
+
+@pytest.mark.parametrize("entry", OK_FILES, ids=_id)
+def test_corpus_file_reads_with_the_listed_number_of_games(entry: object) -> None:
+    corpus_dir()
+    result = read_file(entry.path)  # type: ignore[attr-defined]
+    assert [str(e) for e in result.errors] == []
+    assert len(result.games) == entry.games  # type: ignore[attr-defined]
+
+
+def test_corpus_has_files() -> None:
+    corpus_dir()
+    assert len(OK_FILES) > 100
+
+
+def test_nested_comment_is_a_syntax_error_at_its_place(corpus: Path) -> None:
+    path = corpus / "misc" / "wiegerw-FAIL-nested_comment.pdn"
+    result = read_file(path)
+    assert len(result.games) == 1
+    [error] = result.errors
+    # 1. 33-29 19-23 2. 35-30 { nested { comment } }: the comment ends at the first "}",
+    # the second "}" stands in column 46 of line 1
+    assert (error.line, error.column, error.game) == (1, 46, 0)
+    assert error.text == "}"
+    assert error.file == str(path)
+    assert "RUN" in error.expected
+    assert str(error).startswith(f"{path}:1:46: game 1: unexpected character '}}'")
+
+
+@pytest.mark.parametrize("entry", ODD_FILES, ids=_id)
+def test_odd_files_never_crash(entry: object) -> None:
+    corpus_dir()
+    for game in read_games(entry.path):  # type: ignore[attr-defined]
+        assert game.syntax_error is not None or isinstance(game.body, list)
+
+
+def test_cp1252_file_is_decoded_per_file(corpus: Path) -> None:
+    games = read_file(corpus / "international" / "migo-Cannes_Open_Tournament_2002.pdn").games
+    assert games[0].source.encoding == "cp1252"
+    assert any(g.black == "Kouamé" for g in games)
+
+
+def test_source_offset_points_at_the_first_line_of_the_game(corpus: Path) -> None:
+    path = corpus / "english" / "wiegerw-gem.pdn"
+    data = path.read_bytes()
+    for game in read_games(path):
+        line = data[game.source.offset :].split(b"\n", 1)[0]
+        assert line.strip().startswith(b"["), (game.source, line)
+        assert data.count(b"\n", 0, game.source.offset) + 1 == game.source.line
+
+
+def test_italian_tag_names_are_aliases(corpus: Path) -> None:
+    game = read_file(corpus / "italian" / "wiegerw-Campionato_Assoluto_2005.pdn").games[0]
+    assert game.white == "BORGHETTI Michele"
+    assert game.black == "MASCOLO Luca"
+    assert game.result == "1-0"
+    assert game.tags.items()[0] == ("Dati", "69° ASSOLUTO 1° TURNO")
+
+
+def test_delft_result_written_as_a_move_is_the_terminator(corpus: Path) -> None:
+    game = read_file(corpus / "international" / "wiegerw-FAIL-delfts.pdn").games[0]
+    assert game.terminator == "4-6"
+    assert game.mainline()[-1].text == "13-19"
+    assert game.outcome is Outcome.SECOND
+
+
+# --- dialects, each on a small text written for it ----------------------------------------
+
+
+def one(text: str) -> object:
+    games = read_string(text)
+    assert len(games) == 1, games
+    assert games[0].syntax_error is None, games[0].syntax_error
+    return games[0]
+
+
+def moves(text: str) -> list[str]:
+    return [m.text for m in one(text).mainline()]  # type: ignore[attr-defined]
+
+
+def test_several_tags_on_a_line_padded_names_escapes_and_case() -> None:
+    g = one('[Event  "A \\"quoted\\" name"] [white "W"]\n[Black       "B"] [Round 17]\n1. 32-28 *')
+    assert g.event == 'A "quoted" name'  # type: ignore[attr-defined]
+    assert g.white == "W" and g.black == "B" and g.round == "17"  # type: ignore[attr-defined]
+    assert g.tags.items()[1] == ("white", "W")  # type: ignore[attr-defined]
+
+
+def test_backslashes_other_than_escapes_are_kept() -> None:
+    g = one('[Comment "C:\\games\\bham.xml"] *')
+    assert g.tags.get("Comment") == "C:\\games\\bham.xml"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1. 32-28 19-23 2. 28x19 14x23", ["32-28", "19-23", "28x19", "14x23"]),
+        ("1.32-28 1...19-23", ["32-28", "19-23"]),
+        ("01. 34-29  18-22 02. 32-28 06-11", ["34-29", "18-22", "32-28", "6-11"]),
+        ("1. ... 7-12 2. 22-18", ["7-12", "22-18"]),
+        ("1. c3-d4 f6-g5 2. d4:f6 e7xg5 3. a3b4", ["c3-d4", "f6-g5", "d4:f6", "e7xg5", "a3b4"]),
+        ("1. C3-D4 F6-G5", ["c3-d4", "f6-g5"]),
+        ("1. 26x17x10x1 12X21", ["26x17x10x1", "12x21"]),
+        ("1. 1- 6 47x 9 4 x 1", ["1-6", "47x9", "4x1"]),
+        ("3228 1823", ["32-28", "18-23"]),
+        ("1. ed4 dc5 2. ce7", ["ed4", "dc5", "ce7"]),
+        ("12-21-32-23 29-18-27", ["12-21-32-23", "29-18-27"]),
+        ("41. - -", ["-", "-"]),
+    ],
+)
+def test_move_forms(text: str, expected: list[str]) -> None:
+    assert moves(text + " *") == expected
+
+
+def test_squares_and_capture_marks() -> None:
+    m = one("1. 26x17x10x1 *").mainline()[0]  # type: ignore[attr-defined]
+    assert (m.squares, m.capture) == (["26", "17", "10", "1"], True)
+    m = one("1. c3:e5 *").mainline()[0]  # type: ignore[attr-defined]
+    assert (m.squares, m.capture) == (["c3", "e5"], True)
+
+
+def test_strength_nags_comments_and_variations() -> None:
+    g = one(
+        "1.32-28!? 19-23(!?!!!) 2.28x19 $3 {good} (2.37-32 (2.33-29? {no}) 14-19) "
+        "; a line comment\n 14x23 % another\n*"
+    )
+    m1, m2, m3, m4 = g.mainline()  # type: ignore[attr-defined]
+    assert (m1.strength, m2.strength) == ("!?", "(!?!!!)")
+    assert m3.nags == [3] and m3.comments_after == ["good"]
+    [variation] = m3.variations
+    assert [n.text for n in variation] == ["37-32", "14-19"]
+    assert variation[0].variations[0][0].comments_after == ["no"]
+    assert m4.comments_before == ["a line comment"]
+    assert m4.comments_after == ["another"]
+
+
+def test_clock_commands_stay_in_their_comment() -> None:
+    g = one("1. 32-28 {[%clock w0:03:00 B0:02:58]} 19-23 *")
+    assert g.mainline()[0].comments_after == ["[%clock w0:03:00 B0:02:58]"]  # type: ignore[attr-defined]
+
+
+def test_setup_keeps_its_place() -> None:
+    g = one('1. 32-28 19-23 /FEN "B:W28,33:B19,23"/ 2... 23x32 *')
+    kinds = [type(n).__name__ for n in g.body]  # type: ignore[attr-defined]
+    assert kinds == ["MoveNode", "MoveNode", "SetupNode", "MoveNode"]
+    assert isinstance(g.body[2], SetupNode) and g.body[2].fen == "B:W28,33:B19,23"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("result", "outcome"),
+    [
+        ("1-0", Outcome.FIRST), ("0-1", Outcome.SECOND), ("1/2-1/2", Outcome.DRAW),
+        ("2-0", Outcome.FIRST), ("0-2", Outcome.SECOND), ("1-1", Outcome.DRAW),
+        ("0-0", Outcome.UNKNOWN), ("1:0", Outcome.FIRST), ("0:1", Outcome.SECOND),
+        ("1/2:1/2", Outcome.DRAW), ("½-½", Outcome.DRAW), ("0.5-0.5", Outcome.DRAW),
+    ],
+)
+def test_result_forms_end_the_game(result: str, outcome: Outcome) -> None:
+    g = one(f"1. 32-28 19-23 {result}")
+    assert g.terminator == result and g.outcome is outcome  # type: ignore[attr-defined]
+    assert len(g.mainline()) == 2  # type: ignore[attr-defined]
+
+
+def test_one_one_is_not_the_start_of_one_ten() -> None:
+    assert moves("1. 1-10 10-15 1-1") == ["1-10", "10-15"]
+
+
+def test_games_end_by_result_star_or_a_new_tag_section() -> None:
+    games = read_string(
+        '[Event "a"]\n1. 32-28 1-0\n[Event "b"]\n1. 33-29 *\n[Event "c"]\n1. 34-30\n'
+        '[Event "d"]\n1. 35-30\n1/2-1/2 1. 31-26 *'
+    )
+    assert [g.event for g in games] == ["a", "b", "c", "d", None]
+    assert [g.terminator for g in games] == ["1-0", "*", None, "1/2-1/2", "*"]
+
+
+def test_tags_only_empty_games_and_a_trailing_lone_tag() -> None:
+    games = read_string('[FEN "W:W31-50:B1-20"]\n*\n\n[Event "x"]\n1. 2-0\n\n[FILENAME ""]\n')
+    assert len(games) == 2
+    assert games[0].fen == "W:W31-50:B1-20" and games[0].body == []
+    assert games[1].terminator == "2-0" and games[1].mainline() == []
+
+
+def test_a_syntax_error_costs_only_its_game() -> None:
+    games = read_string('[Event "a"]\n1. 32-28 )\n\n[Event "b"]\n1. 32-28 *\n', file="t.pdn")
+    assert [g.event for g in games] == ["a", "b"]
+    error = games[0].syntax_error
+    assert error is not None and (error.file, error.line, error.column) == ("t.pdn", 2, 10)
+    assert games[1].syntax_error is None and len(games[1].mainline()) == 1
+
+
+def test_move_locations_are_exact() -> None:
+    g = one('[Event "x"]\n\n1. 32-28 19-23\n  2. 37-32 {c}\n 14-19 *')
+    assert [(m.line, m.column) for m in g.mainline()] == [(3, 4), (3, 10), (4, 6), (5, 2)]  # type: ignore[attr-defined]
+
+
+def test_junk_from_real_exports_is_skipped_with_a_warning() -> None:
+    g = one('[Event "x"]\\r\n[Site "y"]\\r\n[Empty]\n1. 32-28 8-11Redoverstepped. *')
+    assert g.site == "y"  # type: ignore[attr-defined]
+    assert moves('[Event "x"]\\r\n1. 32-28 *') == ["32-28"]
+    assert g.mainline()[-1].comments_after == ["Redoverstepped."]  # type: ignore[attr-defined]
+    assert len(g.warnings) >= 3  # type: ignore[attr-defined]
+
+
+def test_paren_comments_of_checkerboard() -> None:
+    g = one("1. 9-13 22-18 (Nemesis was out of book (as usual) here.) 2. 11-16 *")
+    assert [m.text for m in g.mainline()] == ["9-13", "22-18", "11-16"]  # type: ignore[attr-defined]
+    assert g.mainline()[1].comments_after == ["Nemesis was out of book (as usual) here."]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'\xef\xbb\xbf[Event "bom"]\r\n1. 32-28 *\r\n',
+        b'[Event "bom"]\r1. 32-28 *\r',
+        b'[Event "bom"]\n1. 32-28\r\n*\n',
+    ],
+    ids=["utf8-bom-crlf", "cr", "mixed"],
+)
+def test_encodings_and_line_ends(data: bytes) -> None:
+    [g] = list(read_games(io.BytesIO(data)))
+    assert g.event == "bom" and [m.text for m in g.mainline()] == ["32-28"]
+    assert g.mainline()[0].line == 2
+
+
+def test_latin1_bytes_decode_as_cp1252() -> None:
+    [g] = list(read_games(io.BytesIO(b'[White "Kouam\xe9 \x93Q\x94"]\n*\n')))
+    assert g.white == "Kouamé “Q”" and g.source.encoding == "cp1252"
+
+
+def test_headers_only_and_select_skip_the_movetext(corpus: Path) -> None:
+    path = corpus / "international" / "wiegerw-DUTCH96H.pdn"
+    headers = list(read_games(path, headers_only=True))
+    assert len(headers) == 13 and all(g.body == [] for g in headers)
+    chosen = [g for g in read_games(path, select=lambda t: t.get("Result") == "1-0") if g.body]
+    full = [g for g in read_games(path) if g.tags.get("Result") == "1-0"]
+    assert chosen == full and len(chosen) == 2
+
+
+def test_move_node_keeps_raw_text() -> None:
+    m = one("1. 01 - 06 *").mainline()[0]  # type: ignore[attr-defined]
+    assert isinstance(m, MoveNode) and m.text == "1-6" and m.raw == "01 - 06"
