@@ -103,8 +103,15 @@ def list_command(
                 sys.stdout.write(json.dumps(row.as_dict(), ensure_ascii=False) + "\n")
             else:
                 table.add_row(
-                    Path(row.file).name, str(row.index), str(row.line), row.white, row.black,
-                    row.event, row.date, row.result, str(row.plies),
+                    Path(row.file).name,
+                    str(row.index),
+                    str(row.line),
+                    row.white,
+                    row.black,
+                    row.event,
+                    row.date,
+                    row.result,
+                    str(row.plies),
                 )
     except (MissingPathError, OSError) as exc:
         fail(str(exc))

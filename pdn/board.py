@@ -42,6 +42,8 @@ class Geometry:
     """Squares, directions and notation of one variant's board."""
 
     __slots__ = (
+        "_by_number",
+        "_number",
         "all_directions",
         "capture_dirs",
         "coords",
@@ -57,8 +59,6 @@ class Geometry:
         "stride",
         "variant",
         "width",
-        "_by_number",
-        "_number",
     )
 
     def __init__(self, variant: Variant) -> None:

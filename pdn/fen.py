@@ -1,4 +1,4 @@
-"""FEN in and out (spec/pdn.md §4): numeric with ranges, algebraic, and the forms seen in practice."""
+"""FEN in and out (spec/pdn.md §4): numeric with ranges, algebraic, and forms seen in practice."""
 
 from __future__ import annotations
 

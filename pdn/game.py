@@ -6,7 +6,7 @@ import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from pdn.variants import GameType, Variant
 
@@ -99,7 +99,7 @@ class Tags:
         return [(t.name, t.value) for t in self._items]
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     """What a result means, whatever way it was written."""
 
     FIRST = "first"  # the player who moves first at the start of the variant won

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from pdn.board import Geometry
 from pdn.position import Move, Position
 from pdn.variants import Notation
 
 
-class MoveForm(str, Enum):
+class MoveForm(StrEnum):
     """How much of a capture's path to write."""
 
     SHORT = "short"  # PDN 3.0: short, long only where two legal moves share start and end

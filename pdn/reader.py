@@ -215,17 +215,16 @@ def make_move(raw: str, strength: str = "", line: int = 0, column: int = 0) -> M
     if squares and len(squares) > 1 and seps:
         text = seps[0].join(squares) if len(set(seps)) == 1 else compact
     else:
-        text = compact if not squares or len(squares) == 2 and squares[0].isalpha() else (
-            "".join(squares)
+        text = (
+            compact
+            if not squares or (len(squares) == 2 and squares[0].isalpha())
+            else ("".join(squares))
         )
     return MoveNode(text, squares, capture, strength, raw=raw, line=line, column=column)
 
 
 def _comment_text(token: str) -> str:
-    if token.startswith(("{", "(")):
-        token = token[1:-1]
-    else:
-        token = token[1:]
+    token = token[1:-1] if token.startswith(("{", "(")) else token[1:]
     return _WS.sub(" ", token).strip()
 
 
@@ -302,7 +301,6 @@ class _Builder:
         for g in self.games:
             g.warnings[:0] = self.chunk.warnings
         return self.games
-
 
 
 class _Loader:
@@ -382,7 +380,11 @@ class _Loader:
                 sep = m.group("sep")
                 text = m.group(0)
                 node = MoveNode(
-                    text, [a, m.group("b")], sep == "x", raw=text, line=line,
+                    text,
+                    [a, m.group("b")],
+                    sep == "x",
+                    raw=text,
+                    line=line,
                     column=k - line_start + 1,
                 )
             else:
@@ -459,7 +461,10 @@ class ReadResult:
     errors: list[PdnSyntaxError] = field(default_factory=list)
 
 
-def _open_lines(source: PdnSource) -> tuple[str, str, Iterator[tuple[int, str]], Callable[[], None]]:
+Lines = Iterator[tuple[int, str]]
+
+
+def _open_lines(source: PdnSource) -> tuple[str, str, Lines, Callable[[], None]]:
     """File name, encoding, lines and a closer for any kind of source."""
     if isinstance(source, str | os.PathLike):
         path = Path(source)
@@ -468,7 +473,7 @@ def _open_lines(source: PdnSource) -> tuple[str, str, Iterator[tuple[int, str]],
         return str(path), encoding.replace("-sig", ""), _binary_lines(fh, encoding), fh.close
     name = str(getattr(source, "name", "<stream>"))
     if isinstance(source, io.TextIOBase):
-        return name, "utf-8", _text_lines(source), lambda: None  # type: ignore[arg-type]
+        return name, "utf-8", _text_lines(source), lambda: None
     binary: BinaryIO = source  # type: ignore[assignment]
     if not binary.seekable():
         binary = io.BytesIO(binary.read())
@@ -502,7 +507,8 @@ def read_games(
                 if headers_only or (select is not None and not select(tags)):
                     if held is not None:
                         yield held
-                    held = Game(tags, source=Source(name, index, chunk.line, chunk.offset, encoding))
+                    source_ = Source(name, index, chunk.line, chunk.offset, encoding)
+                    held = Game(tags, source=source_)
                     index += 1
                     continue
             try:
@@ -544,5 +550,5 @@ def read_file(source: PdnSource) -> ReadResult:
 def read_string(text: str, file: str = "<string>") -> list[Game]:
     """The games of PDN text."""
     stream = io.StringIO(text)
-    stream.name = file  # type: ignore[misc]
+    stream.name = file
     return list(read_games(stream))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 
 
-class Precedence(str, Enum):
+class Precedence(StrEnum):
     """How a player must choose among the available captures."""
 
     FREE = "free"
@@ -18,7 +18,7 @@ class Precedence(str, Enum):
     FRISIAN = "frisian"
 
 
-class Crowning(str, Enum):
+class Crowning(StrEnum):
     """What happens when a man reaches the last row during a capture."""
 
     STOP = "stop"  # crowned, the move ends there
@@ -26,14 +26,14 @@ class Crowning(str, Enum):
     PASS = "pass"  # stays a man while it goes on; crowned only if it ends there
 
 
-class Notation(str, Enum):
+class Notation(StrEnum):
     """How squares are written."""
 
     NUMERIC = "numeric"
     ALGEBRAIC = "algebraic"
 
 
-class Numbering(str, Enum):
+class Numbering(StrEnum):
     """Where square 1 lies on a numeric board (spec/pdn.md §6)."""
 
     TOP_LEFT = "top-left"  # International, English, pool, Frisian, Canadian, numeric Russian
@@ -105,71 +105,70 @@ _NUMERIC_CODE = {
     Numbering.ROWS: "N2",
 }
 
-_8 = {"width": 8, "height": 8, "men_rows": 3}
-_ALG = {"notation": Notation.ALGEBRAIC, "numbering": Numbering.TOP_LEFT}
-_NUM = {"notation": Notation.NUMERIC, "numbering": Numbering.TOP_LEFT}
+N, A = Notation.NUMERIC, Notation.ALGEBRAIC
+TL = Numbering.TOP_LEFT
 
+# fmt: off
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
         Variant(
-            "international", "International draughts", 20, 10, 10, "W", 4,
-            **_NUM, men_capture_backwards=True, crowning=Crowning.PASS,
-            precedence=Precedence.MAJORITY, result_style="international",
+            "international", "International draughts", 20, 10, 10, "W", 4, N, TL,
+            men_capture_backwards=True, crowning=Crowning.PASS, precedence=Precedence.MAJORITY,
+            result_style="international",
         ),
         Variant(
-            "english", "English draughts / American checkers", 21, first="B", **_8, **_NUM,
+            "english", "English draughts / American checkers", 21, 8, 8, "B", 3, N, TL,
             flying_kings=False, remove_at_once=True,
         ),
         Variant(
-            "italian", "Italian draughts", 22, first="W", **_8, notation=Notation.NUMERIC,
-            numbering=Numbering.ITALIAN, light_squares=True, flying_kings=False,
-            precedence=Precedence.ITALIAN, men_capture_kings=False,
+            "italian", "Italian draughts", 22, 8, 8, "W", 3, N, Numbering.ITALIAN,
+            light_squares=True, flying_kings=False, precedence=Precedence.ITALIAN,
+            men_capture_kings=False,
         ),
         Variant(
-            "pool", "American pool checkers", 23, first="B", **_8, **_NUM,
+            "pool", "American pool checkers", 23, 8, 8, "B", 3, N, TL,
             men_capture_backwards=True, crowning=Crowning.PASS,
         ),
         Variant(
-            "spanish", "Spanish draughts", 24, first="W", **_8, notation=Notation.NUMERIC,
-            numbering=Numbering.SPANISH, light_squares=True, precedence=Precedence.MAJORITY_KINGS,
+            "spanish", "Spanish draughts", 24, 8, 8, "W", 3, N, Numbering.SPANISH,
+            light_squares=True, precedence=Precedence.MAJORITY_KINGS,
         ),
         Variant(
-            "russian", "Russian draughts", 25, first="W", **_8, **_ALG, separator=":",
+            "russian", "Russian draughts", 25, 8, 8, "W", 3, A, TL, separator=":",
             men_capture_backwards=True, crowning=Crowning.CONTINUE,
         ),
         Variant(
-            "brazilian", "Brazilian draughts", 26, first="W", **_8, **_ALG,
+            "brazilian", "Brazilian draughts", 26, 8, 8, "W", 3, A, TL,
             men_capture_backwards=True, crowning=Crowning.PASS, precedence=Precedence.MAJORITY,
         ),
         Variant(
-            "canadian", "Canadian draughts", 27, 12, 12, "W", 5, **_NUM,
-            men_capture_backwards=True, crowning=Crowning.PASS,
-            precedence=Precedence.MAJORITY, result_style="international",
+            "canadian", "Canadian draughts", 27, 12, 12, "W", 5, N, TL,
+            men_capture_backwards=True, crowning=Crowning.PASS, precedence=Precedence.MAJORITY,
+            result_style="international",
         ),
         Variant(
-            "portuguese", "Portuguese draughts", 28, first="W", **_8, notation=Notation.NUMERIC,
-            numbering=Numbering.SPANISH, light_squares=True, precedence=Precedence.MAJORITY_KINGS,
+            "portuguese", "Portuguese draughts", 28, 8, 8, "W", 3, N, Numbering.SPANISH,
+            light_squares=True, precedence=Precedence.MAJORITY_KINGS,
         ),
+        Variant("czech", "Czech draughts", 29, 8, 8, "W", 3, A, TL, precedence=Precedence.CZECH),
         Variant(
-            "czech", "Czech draughts", 29, first="W", **_8, **_ALG, precedence=Precedence.CZECH,
-        ),
-        Variant(
-            "turkish", "Turkish draughts", 30, 8, 8, "W", 2, **_ALG, orthogonal=True,
+            "turkish", "Turkish draughts", 30, 8, 8, "W", 2, A, TL, orthogonal=True,
             remove_at_once=True, no_reversal=True, crowning=Crowning.PASS,
             precedence=Precedence.MAJORITY, start_rank=1,
         ),
         Variant(
-            "thai", "Thai draughts", 31, 8, 8, "B", 2, notation=Notation.NUMERIC,
-            numbering=Numbering.THAI, separator="-", king_lands_behind=True, remove_at_once=True,
+            "thai", "Thai draughts", 31, 8, 8, "B", 2, N, Numbering.THAI, separator="-",
+            king_lands_behind=True, remove_at_once=True,
         ),
         Variant(
-            "frisian", "Frisian draughts", 40, 10, 10, "W", 4, **_NUM,
+            "frisian", "Frisian draughts", 40, 10, 10, "W", 4, N, TL,
             men_capture_backwards=True, frisian_orthogonal_captures=True,
             crowning=Crowning.PASS, precedence=Precedence.FRISIAN,
         ),
     )
 }
+# fmt: on
 
 ALIASES = {
     "american": "english",

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import Enum
+from enum import StrEnum
 from typing import TextIO
 
-from pdn.game import CommentNode, Game, MoveNode, Node, SetupNode
+from pdn.game import CommentNode, Game, Node, SetupNode
 
 LINE_WIDTH = 80
 
 
-class Terminator(str, Enum):
+class Terminator(StrEnum):
     """What to write after the movetext."""
 
     KEEP = "keep"  # what the game was read with; "*" when it had none

@@ -6,8 +6,8 @@ import io
 from pathlib import Path
 
 import pytest
-
 from conftest import corpus_dir, corpus_files
+
 from pdn.game import MoveNode, Outcome, SetupNode
 from pdn.reader import read_file, read_games, read_string
 
@@ -167,10 +167,18 @@ def test_setup_keeps_its_place() -> None:
 @pytest.mark.parametrize(
     ("result", "outcome"),
     [
-        ("1-0", Outcome.FIRST), ("0-1", Outcome.SECOND), ("1/2-1/2", Outcome.DRAW),
-        ("2-0", Outcome.FIRST), ("0-2", Outcome.SECOND), ("1-1", Outcome.DRAW),
-        ("0-0", Outcome.UNKNOWN), ("1:0", Outcome.FIRST), ("0:1", Outcome.SECOND),
-        ("1/2:1/2", Outcome.DRAW), ("½-½", Outcome.DRAW), ("0.5-0.5", Outcome.DRAW),
+        ("1-0", Outcome.FIRST),
+        ("0-1", Outcome.SECOND),
+        ("1/2-1/2", Outcome.DRAW),
+        ("2-0", Outcome.FIRST),
+        ("0-2", Outcome.SECOND),
+        ("1-1", Outcome.DRAW),
+        ("0-0", Outcome.UNKNOWN),
+        ("1:0", Outcome.FIRST),
+        ("0:1", Outcome.SECOND),
+        ("1/2:1/2", Outcome.DRAW),
+        ("½-½", Outcome.DRAW),
+        ("0.5-0.5", Outcome.DRAW),
     ],
 )
 def test_result_forms_end_the_game(result: str, outcome: Outcome) -> None:

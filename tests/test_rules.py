@@ -64,6 +64,7 @@ def test_unambiguous_captures_are_short() -> None:
 
 # --- one rule parameter at a time, on positions built for it --------------------------------
 
+
 def test_english_man_steps_forward_only() -> None:
     # Black man on 9 (b6) moves towards White: a5 = 13, c5 = 14
     assert full("english", "B:W32:B9") == ["9-13", "9-14"]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import corpus_dir, corpus_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus_dir, corpus_files
 from pdn.game import CommentNode, Game, MoveNode, Node, Tags
 from pdn.reader import make_move, read_games, read_string
 from pdn.writer import Terminator, escape, write_game
@@ -85,7 +85,8 @@ def _line(depth: int) -> st.SearchStrategy[list[Node]]:
 @st.composite
 def _game(draw: st.DrawFn) -> Game:
     tags = Tags()
-    for name in draw(st.lists(st.from_regex(r"[A-Z][A-Za-z0-9_]{0,8}", fullmatch=True), max_size=4)):
+    names = st.from_regex(r"[A-Z][A-Za-z0-9_]{0,8}", fullmatch=True)
+    for name in draw(st.lists(names, max_size=4)):
         tags.add(name, draw(_text))
     body: list[Node] = []
     lead = draw(st.lists(_text.filter(bool), max_size=1))
