@@ -72,6 +72,10 @@ def _binary_lines(fh: BinaryIO, encoding: str) -> Iterator[tuple[int, str]]:
     """(byte offset, text) of each line; CRLF, CR and LF all end a line."""
     offset = 0
     for raw in fh:
+        if raw.endswith(b"\n") and b"\r" not in raw:  # the common case: one LF line
+            yield offset, _decode(raw[:-1], encoding)
+            offset += len(raw)
+            continue
         pos = 0
         for m in _EOL.finditer(raw):
             yield offset + pos, _decode(raw[pos : m.start()], encoding)
@@ -132,7 +136,12 @@ def _chunks(lines: Iterable[tuple[int, str]]) -> Iterator[Chunk]:
             bracket_line = number
             buf.append("")
             continue
-        if not in_comment and _MISSING_BRACKET.match(stripped):
+        if (
+            not in_comment
+            and stripped.endswith('"]')
+            and stripped[0].isalpha()
+            and _MISSING_BRACKET.match(stripped)
+        ):
             warnings.append(f"line {number}: tag without its '[' read as {'[' + stripped!r}")
             text = stripped = "[" + stripped
         if not in_comment and stripped.startswith("["):
@@ -140,7 +149,7 @@ def _chunks(lines: Iterable[tuple[int, str]]) -> Iterator[Chunk]:
                 yield Chunk("\n".join(buf), start_line, start_offset, warnings)
                 buf, warnings, has_moves = [], [], False
                 start_line, start_offset = number, offset
-            if not _JUNK_AFTER_TAGS.match(_TAG_RE.sub("", stripped)):
+            if not stripped.endswith("]") and not _JUNK_AFTER_TAGS.match(_TAG_RE.sub("", stripped)):
                 has_moves = True
         elif stripped and not in_comment and stripped[0] not in "%;{":
             # a line of moves that ends with tags ("0-1[Event ...]") opens the next game itself
@@ -180,6 +189,7 @@ _ELEMENT_RE = re.compile(
 )
 _SQUARE_RE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])|\d{1,2}")
 _TAG_PARTS = re.compile(r'^\[\s*(.*?)\s*(?:"((?:\\.|[^"\\])*)"\s*)?\]$', re.S)
+_PLAIN_TAG = re.compile(r'\[([A-Za-z_][\w]*)[ \t]*"([^"\\\n]*)"[ \t]*\]$')
 _TAG_NAME_VALUE = re.compile(r"^(\S+(?:\s+\S+)*?)\s+(\S.*)$")
 _WS = re.compile(r"\s+")
 
@@ -283,7 +293,8 @@ class _Builder:
                 if not len(self.game.tags) and not self.items:
                     self.game.source.line = self._line(tok)
                 for m in _TAG_RE.finditer(tok):
-                    pair = parse_tag(m.group(0))
+                    plain = _PLAIN_TAG.match(m.group(0))
+                    pair = plain.groups() if plain else parse_tag(m.group(0))
                     if pair is None:
                         line = self._line(tok) + tok.count("\n", 0, m.start())
                         self.game.warnings.append(f"line {line}: pseudo-tag {m.group(0)} skipped")

@@ -6,8 +6,8 @@ import io
 from pathlib import Path
 
 import pytest
-from conftest import corpus_dir, corpus_files
 
+from conftest import corpus_dir, corpus_files
 from pdn.game import MoveNode, Outcome, SetupNode
 from pdn.reader import read_file, read_games, read_string
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import corpus_dir, corpus_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import corpus_dir, corpus_files
 from pdn.game import CommentNode, Game, MoveNode, Node, Tags
 from pdn.reader import make_move, read_games, read_string
 from pdn.writer import Terminator, escape, write_game

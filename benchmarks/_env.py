@@ -1,0 +1,59 @@
+"""Helpers for the benchmarks: the corpus, timing, and other libraries in their own venvs.
+
+pydraughts and py-draughts are both imported as ``draughts``, so each lives in its own virtual
+environment under ``benchmarks/`` and is driven through a subprocess that prints JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import venv
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE.parents[1] / "shared" / "corpus"
+
+
+def corpus_file(relative: str) -> Path:
+    """A file of ../shared/corpus, or exit with a clear message."""
+    path = CORPUS / relative
+    if not path.is_file():
+        sys.exit(f"benchmark input missing: {path}")
+    return path
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    """Seconds taken by fn() and its value."""
+    start = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - start, value
+
+
+def other_library(package: str, code: str, timeout: float = 900) -> dict[str, Any] | None:
+    """Run *code* in a venv holding *package* from PyPI; it prints one JSON object.
+
+    Returns None (and says why) when the venv cannot be made or the run fails.
+    """
+    env = HERE / f".venv-{package}"
+    python = env / "bin" / "python"
+    try:
+        if not python.exists():
+            venv.create(env, with_pip=True)
+            subprocess.run(
+                [str(python), "-m", "pip", "install", "-q", package],
+                check=True,
+                capture_output=True,
+            )
+        done = subprocess.run(
+            [str(python), "-c", code], check=True, capture_output=True, text=True, timeout=timeout
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        print(f"  ({package} not measured: {exc})")
+        return None
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
