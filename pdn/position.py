@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pdn.board import BLACK, WHITE, Direction, Geometry, geometry
 from pdn.variants import Crowning, Precedence, Variant
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """A move: every square it stands on, the pieces it takes in order, whether it crowns."""
 
     path: tuple[int, ...]  # from, each landing square, to (bit indices)
@@ -55,16 +54,39 @@ def _bits(x: int) -> Iterator[int]:
         x ^= low
 
 
-@dataclass(frozen=True, slots=True)
 class Position:
-    """Men and kings of both sides, the side to move, and the variant."""
+    """Men and kings of both sides, the side to move, and the variant (treated as immutable)."""
 
-    variant: Variant
-    white_men: int
-    white_kings: int
-    black_men: int
-    black_kings: int
-    turn: int  # WHITE (0) or BLACK (1)
+    __slots__ = ("black_kings", "black_men", "geo", "turn", "variant", "white_kings", "white_men")
+
+    def __init__(
+        self,
+        variant: Variant,
+        white_men: int,
+        white_kings: int,
+        black_men: int,
+        black_kings: int,
+        turn: int,
+        geo: Geometry | None = None,
+    ) -> None:
+        self.variant = variant
+        self.white_men = white_men
+        self.white_kings = white_kings
+        self.black_men = black_men
+        self.black_kings = black_kings
+        self.turn = turn  # WHITE (0) or BLACK (1)
+        self.geo = geo or geometry(variant)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self.variant == other.variant and self.hash_key() == other.hash_key()
+
+    def __hash__(self) -> int:
+        return hash(self.hash_key())
+
+    def __repr__(self) -> str:
+        return f"Position({self.variant.name}, {self.hash_key()})"
 
     @classmethod
     def start(cls, variant: Variant) -> Position:
@@ -82,7 +104,7 @@ class Position:
     @property
     def geometry(self) -> Geometry:
         """The board this position stands on."""
-        return geometry(self.variant)
+        return self.geo
 
     @property
     def occupied(self) -> int:
@@ -127,8 +149,8 @@ class Position:
         om &= ~cap
         ok &= ~cap
         if self.turn == WHITE:
-            return Position(self.variant, men, kings, om, ok, BLACK)
-        return Position(self.variant, om, ok, men, kings, WHITE)
+            return Position(self.variant, men, kings, om, ok, BLACK, self.geo)
+        return Position(self.variant, om, ok, men, kings, WHITE, self.geo)
 
     def legal_moves(self, keep_duplicates: bool = False) -> list[Move]:
         """Every legal move; same start, end and captures count once unless *keep_duplicates*."""
@@ -137,7 +159,13 @@ class Position:
     def with_turn(self, turn: int) -> Position:
         """The same pieces with another side to move."""
         return Position(
-            self.variant, self.white_men, self.white_kings, self.black_men, self.black_kings, turn
+            self.variant,
+            self.white_men,
+            self.white_kings,
+            self.black_men,
+            self.black_kings,
+            turn,
+            self.geo,
         )
 
 
@@ -148,14 +176,39 @@ def _shift(x: int, offset: int) -> int:
 def generate(pos: Position, keep_duplicates: bool = False) -> list[Move]:
     """Legal moves of *pos* under its variant's rules."""
     v = pos.variant
-    g = geometry(v)
+    g = pos.geo
     me = pos.turn
-    men, kings = pos.pieces(me)
-    opp_men, opp_kings = pos.pieces(1 - me)
+    if me == WHITE:
+        men, kings, opp_men, opp_kings = (
+            pos.white_men,
+            pos.white_kings,
+            pos.black_men,
+            pos.black_kings,
+        )
+    else:
+        men, kings, opp_men, opp_kings = (
+            pos.black_men,
+            pos.black_kings,
+            pos.white_men,
+            pos.white_kings,
+        )
+    occupied = men | kings | opp_men | opp_kings
     captures = _captures(g, v, me, men, kings, opp_men, opp_kings, keep_duplicates)
     if captures and not v.capture_optional:
         return captures
-    return captures + _quiet(g, me, men, kings, pos.occupied)
+    return captures + _quiet(g, me, men, kings, occupied)
+
+
+def _capturing_men(g: Geometry, me: int, men: int, opp: int, empty: int) -> int:
+    """Men that have a short jump: an enemy next to them and an empty square behind it."""
+    found = 0
+    for d in g.man_capture_dirs[me]:
+        o = d.offset
+        if o > 0:
+            found |= men & (opp >> o) & (empty >> (2 * o))
+        else:
+            found |= men & (opp << -o) & (empty << (-2 * o))
+    return found
 
 
 def _quiet(g: Geometry, me: int, men: int, kings: int, occupied: int) -> list[Move]:
@@ -190,6 +243,9 @@ def _captures(
 ) -> list[Move]:
     opp = opp_men | opp_kings
     occupied = men | kings | opp
+    jumpers = _capturing_men(g, me, men, opp, g.mask & ~occupied)
+    if not jumpers and not kings:
+        return []
     found: list[Move] = []
     crown_row = g.crown_rows[me]
     flying = v.flying_kings
@@ -282,12 +338,10 @@ def _captures(
             taken.pop()
         return any_jump
 
-    own = men | kings
-    for s in _bits(own):
-        is_king = bool(kings >> s & 1)
-        if not is_king and not _man_may_capture(g, me, s, opp, occupied):
-            continue
-        search(s, is_king, occupied & ~(1 << s), opp, [s], [], None, is_king)
+    for s in _bits(jumpers):
+        search(s, False, occupied & ~(1 << s), opp, [s], [], None, False)
+    for s in _bits(kings):
+        search(s, True, occupied & ~(1 << s), opp, [s], [], None, True)
     if not found:
         return found
     found = _apply_precedence(v.precedence, found)
@@ -299,16 +353,6 @@ def _captures(
             seen.add(k)
             unique.append(m)
     return unique
-
-
-def _man_may_capture(g: Geometry, me: int, s: int, opp: int, occupied: int) -> bool:
-    for d in g.man_capture_dirs[me]:
-        victim = d.step[s]
-        if victim >= 0 and opp >> victim & 1:
-            land = d.step[victim]
-            if land >= 0 and not occupied >> land & 1:
-                return True
-    return False
 
 
 def _frisian_value(m: Move) -> tuple[int, int]:
@@ -339,11 +383,32 @@ def _apply_precedence(rule: Precedence, moves: list[Move]) -> list[Move]:
     return [m for m, r in zip(moves, ranks, strict=True) if r == best]
 
 
+def count_moves(pos: Position, keep_duplicates: bool = False) -> int:
+    """len(pos.legal_moves()), counting quiet moves without building them."""
+    v = pos.variant
+    g = pos.geo
+    me = pos.turn
+    men, kings = pos.pieces(me)
+    opp_men, opp_kings = pos.pieces(1 - me)
+    captures = _captures(g, v, me, men, kings, opp_men, opp_kings, keep_duplicates)
+    if captures and not v.capture_optional:
+        return len(captures)
+    occupied = men | kings | opp_men | opp_kings
+    empty = g.mask & ~occupied
+    n = len(captures)
+    for d in g.man_dirs[me]:
+        n += (_shift(men, d.offset) & empty).bit_count()
+    if kings:
+        n += len(_quiet(g, me, 0, kings, occupied))
+    return n
+
+
 def perft(pos: Position, depth: int, keep_duplicates: bool = False) -> int:
     """Number of move sequences of length *depth* from *pos* (draw rules ignored)."""
     if depth <= 0:
         return 1
-    moves = generate(pos, keep_duplicates)
     if depth == 1:
-        return len(moves)
-    return sum(perft(pos.play(m), depth - 1, keep_duplicates) for m in moves)
+        return count_moves(pos, keep_duplicates)
+    return sum(
+        perft(pos.play(m), depth - 1, keep_duplicates) for m in generate(pos, keep_duplicates)
+    )
