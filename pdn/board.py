@@ -33,6 +33,7 @@ class Direction:
     """One direction of travel with its table of next squares and rays."""
 
     vector: Vector
+    reverse: Vector  # the opposite direction
     offset: int
     step: tuple[int, ...]  # next square from each bit index, or -1
     rays: tuple[tuple[int, ...], ...]  # every square along the direction from each bit index
@@ -44,8 +45,6 @@ class Geometry:
     __slots__ = (
         "_by_number",
         "_number",
-        "all_directions",
-        "capture_dirs",
         "coords",
         "crown_rows",
         "height",
@@ -53,6 +52,8 @@ class Geometry:
         "king_dirs",
         "man_capture_dirs",
         "man_dirs",
+        "man_jump_offsets",
+        "man_step_offsets",
         "mask",
         "size",
         "squares",
@@ -82,7 +83,6 @@ class Geometry:
         if variant.frisian_orthogonal_captures:
             vectors |= set(FRISIAN_ORTHOGONALS)
         dirs = {v: self._direction(v) for v in sorted(vectors)}
-        self.all_directions = tuple(dirs.values())
         base = ORTHOGONALS if variant.orthogonal else DIAGONALS
         capture = base + (FRISIAN_ORTHOGONALS if variant.frisian_orthogonal_captures else ())
         self.king_dirs = tuple(dirs[v] for v in base)
@@ -95,7 +95,8 @@ class Geometry:
                 self._forward(dirs, capture, 1),
                 self._forward(dirs, capture, -1),
             )
-        self.capture_dirs = self.king_capture_dirs
+        self.man_step_offsets = tuple(tuple(d.offset for d in ds) for ds in self.man_dirs)
+        self.man_jump_offsets = tuple(tuple(d.offset for d in ds) for ds in self.man_capture_dirs)
         self._number, self._by_number = self._numbering()
 
     @staticmethod
@@ -117,7 +118,7 @@ class Geometry:
                 nf, nr = nf + df, nr + dr
             rays[s] = tuple(ray)
             step[s] = ray[0] if ray else -1
-        return Direction(vector, dr * self.stride + df, tuple(step), tuple(rays))
+        return Direction(vector, (-df, -dr), dr * self.stride + df, tuple(step), tuple(rays))
 
     def _numbering(self) -> tuple[dict[int, int], dict[int, int]]:
         """Map bit index to square number and back, for the variant's numbering."""

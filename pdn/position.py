@@ -13,10 +13,11 @@ class Move(NamedTuple):
     """A move: every square it stands on, the pieces it takes in order, whether it crowns."""
 
     path: tuple[int, ...]  # from, each landing square, to (bit indices)
-    captured: tuple[int, ...] = ()
+    captured: tuple[int, ...] = ()  # in the order they are jumped
     crowns: bool = False
     by_king: bool = False
-    kings_taken: tuple[bool, ...] = ()  # per captured piece: was it a king
+    captured_mask: int = 0  # the captured squares as a bitboard
+    kings_mask: int = 0  # the captured kings as a bitboard
 
     @property
     def start(self) -> int:
@@ -34,12 +35,9 @@ class Move(NamedTuple):
         return bool(self.captured)
 
     @property
-    def captured_mask(self) -> int:
-        """The captured squares as a bitboard."""
-        m = 0
-        for s in self.captured:
-            m |= 1 << s
-        return m
+    def kings_taken(self) -> tuple[bool, ...]:
+        """Per captured piece, in order: was it a king."""
+        return tuple(bool(self.kings_mask >> s & 1) for s in self.captured)
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -202,12 +200,11 @@ def generate(pos: Position, keep_duplicates: bool = False) -> list[Move]:
 def _capturing_men(g: Geometry, me: int, men: int, opp: int, empty: int) -> int:
     """Men that have a short jump: an enemy next to them and an empty square behind it."""
     found = 0
-    for d in g.man_capture_dirs[me]:
-        o = d.offset
+    for o in g.man_jump_offsets[me]:
         if o > 0:
-            found |= men & (opp >> o) & (empty >> (2 * o))
+            found |= men & (opp >> o) & (empty >> (o + o))
         else:
-            found |= men & (opp << -o) & (empty << (-2 * o))
+            found |= men & (opp << -o) & (empty << -(o + o))
     return found
 
 
@@ -253,13 +250,18 @@ def _captures(
     at_once = v.remove_at_once
     no_reversal = v.no_reversal
     crowning = v.crowning
+    stops = crowning is Crowning.STOP
+    promotes = crowning is not Crowning.PASS
     men_take_kings = v.men_capture_kings
+    king_dirs = g.king_capture_dirs
+    man_dirs = g.man_capture_dirs[me]
 
     def search(
         sq: int,
         king: bool,
         occ: int,
         alive: int,
+        cap: int,
         path: list[int],
         taken: list[int],
         last: Direction | None,
@@ -267,14 +269,8 @@ def _captures(
     ) -> bool:
         """Extend a capture from *sq*; record finished moves; True if any jump was possible."""
         any_jump = False
-        dirs = g.king_capture_dirs if king else g.man_capture_dirs[me]
-        for d in dirs:
-            if (
-                no_reversal
-                and last is not None
-                and d.vector[0] == -last.vector[0]
-                and d.vector[1] == -last.vector[1]
-            ):
+        for d in king_dirs if king else man_dirs:
+            if no_reversal and last is not None and d.vector == last.reverse:
                 continue
             if king and flying:
                 ray = d.rays[sq]
@@ -309,68 +305,66 @@ def _captures(
             vbit = 1 << victim
             n_occ = occ & ~vbit if at_once else occ
             n_alive = alive & ~vbit
+            n_cap = cap | vbit
             taken.append(victim)
-            continued = []
+            ends = []
             for land in landings:
                 path.append(land)
-                if not king and crown_row >> land & 1 and crowning is not Crowning.PASS:
-                    if crowning is Crowning.STOP:
-                        continued.append(False)
-                    else:
-                        continued.append(
-                            search(land, True, n_occ, n_alive, path, taken, d, from_king)
-                        )
+                if not king and promotes and crown_row >> land & 1:
+                    go_on = not stops and search(
+                        land, True, n_occ, n_alive, n_cap, path, taken, d, from_king
+                    )
                 else:
-                    continued.append(search(land, king, n_occ, n_alive, path, taken, d, from_king))
+                    go_on = search(land, king, n_occ, n_alive, n_cap, path, taken, d, from_king)
                 path.pop()
-            if not any(continued):
-                for land in landings:
+                if not go_on:
+                    ends.append(land)
+            if len(ends) == len(landings):  # no landing square lets the capture go on
+                order = tuple(taken)
+                for land in ends:
                     crowns = not from_king and (king or bool(crown_row >> land & 1))
                     found.append(
-                        Move(
-                            (*path, land),
-                            tuple(taken),
-                            crowns,
-                            from_king,
-                            tuple(bool(opp_kings >> t & 1) for t in taken),
-                        )
+                        Move((*path, land), order, crowns, from_king, n_cap, n_cap & opp_kings)
                     )
             taken.pop()
         return any_jump
 
     for s in _bits(jumpers):
-        search(s, False, occupied & ~(1 << s), opp, [s], [], None, False)
+        search(s, False, occupied & ~(1 << s), opp, 0, [s], [], None, False)
     for s in _bits(kings):
-        search(s, True, occupied & ~(1 << s), opp, [s], [], None, True)
+        search(s, True, occupied & ~(1 << s), opp, 0, [s], [], None, True)
     if not found:
         return found
     found = _apply_precedence(v.precedence, found)
     seen: set[object] = set()
     unique = []
     for m in found:
-        k = (m.path[0], m.path[-1], m.captured) if keep_duplicates else m.key
+        path = m.path
+        k = (path[0], path[-1], m.captured if keep_duplicates else m.captured_mask)
         if k not in seen:
             seen.add(k)
             unique.append(m)
     return unique
 
 
-def _frisian_value(m: Move) -> tuple[int, int]:
-    kings = sum(m.kings_taken)
-    return (len(m.captured) - kings + 2 * kings, -kings)
+def _frisian_rank(m: Move) -> tuple[int, int, int]:
+    """Value first (a king weighs almost two men), then fewer kings, then a king capturing."""
+    kings = m.kings_mask.bit_count()
+    return (len(m.captured) + kings, -kings, int(m.by_king))
 
 
 def _italian_rank(m: Move) -> tuple[int, int, int, tuple[int, ...]]:
+    """Most pieces, then with a king, then most kings, then the kings met earliest."""
     first_kings = tuple(-i for i, k in enumerate(m.kings_taken) if k)
-    return (len(m.captured), int(m.by_king), sum(m.kings_taken), first_kings)
+    return (len(m.captured), int(m.by_king), m.kings_mask.bit_count(), first_kings)
 
 
 _RANKS: dict[Precedence, Callable[[Move], object]] = {
     Precedence.MAJORITY: lambda m: len(m.captured),
-    Precedence.MAJORITY_KINGS: lambda m: (len(m.captured), sum(m.kings_taken)),
+    Precedence.MAJORITY_KINGS: lambda m: (len(m.captured), m.kings_mask.bit_count()),
     Precedence.CZECH: lambda m: int(m.by_king),
     Precedence.ITALIAN: _italian_rank,
-    Precedence.FRISIAN: lambda m: (*_frisian_value(m), int(m.by_king)),
+    Precedence.FRISIAN: _frisian_rank,
 }
 
 
@@ -385,21 +379,34 @@ def _apply_precedence(rule: Precedence, moves: list[Move]) -> list[Move]:
 
 def count_moves(pos: Position, keep_duplicates: bool = False) -> int:
     """len(pos.legal_moves()), counting quiet moves without building them."""
-    v = pos.variant
     g = pos.geo
     me = pos.turn
-    men, kings = pos.pieces(me)
-    opp_men, opp_kings = pos.pieces(1 - me)
-    captures = _captures(g, v, me, men, kings, opp_men, opp_kings, keep_duplicates)
-    if captures and not v.capture_optional:
-        return len(captures)
+    if me == WHITE:
+        men, kings, opp_men, opp_kings = (
+            pos.white_men,
+            pos.white_kings,
+            pos.black_men,
+            pos.black_kings,
+        )
+    else:
+        men, kings, opp_men, opp_kings = (
+            pos.black_men,
+            pos.black_kings,
+            pos.white_men,
+            pos.white_kings,
+        )
     occupied = men | kings | opp_men | opp_kings
+    n = 0
+    if kings or _capturing_men(g, me, men, opp_men | opp_kings, g.mask & ~occupied):
+        v = pos.variant
+        n = len(_captures(g, v, me, men, kings, opp_men, opp_kings, keep_duplicates))
+        if n and not v.capture_optional:
+            return n
+        if kings:
+            n += len(_quiet(g, me, 0, kings, occupied))
     empty = g.mask & ~occupied
-    n = len(captures)
-    for d in g.man_dirs[me]:
-        n += (_shift(men, d.offset) & empty).bit_count()
-    if kings:
-        n += len(_quiet(g, me, 0, kings, occupied))
+    for o in g.man_step_offsets[me]:
+        n += ((men << o if o > 0 else men >> -o) & empty).bit_count()
     return n
 
 
