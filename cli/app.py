@@ -11,14 +11,17 @@ from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from pdn import __version__
+from pdn.drawrules import RULE_SETS
 from pdn.fen import FenError, parse_fen
-from pdn.files import MissingPathError
+from pdn.files import MissingPathError, pdn_files
 from pdn.listing import list_games
 from pdn.notation import MoveForm, move_text
 from pdn.position import Position, perft
+from pdn.validate import Summary, validate_paths
 from pdn.variants import UnknownVariantError, Variant, get_variant
 
 app = typer.Typer(
@@ -162,6 +165,75 @@ def perft_command(
         out.print(f"{d} {count}", markup=False, highlight=False)
     seconds = time.perf_counter() - start
     out.print(f"{nodes / seconds if seconds else 0:,.0f} nodes/s", markup=False, highlight=False)
+
+
+def _summary_table(summary: Summary) -> Table:
+    table = Table("", "games", title="Summary", show_header=False)
+    for label, value in (
+        ("games", summary.games),
+        ("valid", summary.valid),
+        ("invalid", summary.invalid),
+        ("syntax errors", summary.syntax_errors),
+        ("warnings", summary.warnings),
+    ):
+        table.add_row(label, str(value))
+    for term, n in sorted(summary.terminations.items()):
+        table.add_row(f"ended: {term}", str(n))
+    for variant, n in sorted(summary.variants.items()):
+        table.add_row(f"{variant}", f"{n} ({summary.invalid_by_variant[variant]} invalid)")
+    return table
+
+
+@app.command()
+def validate(
+    paths: Paths,
+    variant: Annotated[
+        str | None,
+        typer.Option("--variant", "-v", help="Variant of games without a GameType tag."),
+    ] = None,
+    rules: Annotated[
+        str, typer.Option("--rules", help="Draw rules: seed (40 moves, 3-fold) or official.")
+    ] = "seed",
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Write one JSON object per game here.")
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 1,
+) -> None:
+    """Replay every game: one line per problem, a summary, exit 1 if any game is invalid."""
+    if rules not in RULE_SETS:
+        fail(f"--rules must be one of {', '.join(RULE_SETS)}, not {rules!r}")
+    if workers < 1:
+        fail(f"--workers must be 1 or more, not {workers}")
+    if variant:
+        _variant(variant)
+    try:
+        files = list(pdn_files(paths))
+    except MissingPathError as exc:
+        fail(str(exc))
+    summary = Summary()
+    sink = report.open("w", encoding="utf-8") if report else None
+    progress = Progress(
+        TextColumn("validating"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+        console=err, disable=not err.is_terminal, transient=True,
+    )  # fmt: skip
+    try:
+        with progress:
+            task = progress.add_task("files", total=len(files))
+            for rep in validate_paths(
+                files, variant, rules, workers, on_file=lambda _: progress.advance(task)
+            ):
+                summary.add(rep)
+                for line in rep.problems():
+                    out.print(line, markup=False, highlight=False, soft_wrap=True)
+                if sink:
+                    sink.write(json.dumps(rep.as_dict(), ensure_ascii=False) + "\n")
+    except OSError as exc:
+        fail(str(exc))
+    finally:
+        if sink:
+            sink.close()
+    out.print(_summary_table(summary))
+    raise typer.Exit(0 if summary.ok else 1)
 
 
 def main() -> None:

@@ -250,6 +250,7 @@ class _Builder:
         self.items: list[Tree[Token] | Token] = []
         self.game = self._new()
         self.has_moves = False
+        self.escapes: list[int] = []  # lines of literal "\r" junk in the current game
 
     def _new(self) -> Game:
         source = Source(self.file, self.index, self.chunk.line, self.chunk.offset, self.encoding)
@@ -261,6 +262,11 @@ class _Builder:
     def _finish(self, terminator: str | None) -> None:
         g = self.game
         g.terminator = terminator
+        if self.escapes:
+            g.warnings.append(
+                f"line {self.escapes[0]}: {len(self.escapes)} literal '\\r' skipped (broken export)"
+            )
+            self.escapes = []
         items = self.items
         drop_last = terminator is None and _result_as_last_move(g, items)
         if not len(g.tags) and not self.has_moves and not g.terminator:
@@ -302,6 +308,8 @@ class _Builder:
                         self.game.tags.add(*pair)
             elif isinstance(item, Token) and item.type in ("RESULT", "STAR"):
                 self._finish(str(item))
+            elif isinstance(item, Token) and item.type == "JUNK" and item.startswith("\\"):
+                self.escapes.append(self._line(item))  # a literal \r after a tag
             else:
                 if isinstance(item, Token) and item.type in ("RUN", "SETUP"):
                     if not self.has_moves and not len(self.game.tags) and not self.items:
