@@ -133,11 +133,24 @@ def candidate_variants(game: Game, prefer: str | None = None) -> list[str]:
 # -- moves ---------------------------------------------------------------------------------------
 
 
+def _key_squares(g: Geometry, move: Move) -> list[int]:
+    """The squares a capture path may be written with: per jump, the square behind the piece
+    taken (PDN 3.0 writes it when the direction does not change) and the landing square."""
+    out: list[int] = []
+    path = move.path
+    for i, (a, b) in enumerate(itertools.pairwise(path)):
+        victim = move.captured[i]
+        df, dr = g.direction_between(a, b)
+        f, r = g.coords[victim]
+        out.append((r + dr) * g.stride + f + df)
+        out.append(b)
+    return out
+
+
 def _traversed(g: Geometry, move: Move) -> list[int]:
     """Every square the moving piece passes over or lands on, in order (start excluded)."""
     out: list[int] = []
-    path = move.path
-    for a, b in itertools.pairwise(path):
+    for a, b in itertools.pairwise(move.path):
         out.extend(s for s in g.between(a, b) if s not in move.captured)
         out.append(b)
     return out
@@ -149,7 +162,11 @@ def _is_subsequence(needle: list[int], haystack: list[int]) -> bool:
 
 
 def match_move(pos: Position, squares: list[str], legal: list[Move]) -> list[Move]:
-    """The legal moves a written move can mean (empty when none); raises SquareError."""
+    """The legal moves a written move can mean (empty when none); raises SquareError.
+
+    Squares written between the first and the last must be landing squares or squares directly
+    behind a piece taken, in order; failing that, any squares the piece passes.
+    """
     g = pos.geometry
     if len(squares) == 2 and len(squares[0]) == 1 and squares[0].isalpha():  # Russian "ed4"
         file = ord(squares[0]) - 97
@@ -162,7 +179,9 @@ def match_move(pos: Position, squares: list[str], legal: list[Move]) -> list[Mov
     found = [m for m in legal if m.start == start and m.end == end]
     middle = cells[1:-1]
     if middle and found:
-        found = [m for m in found if _is_subsequence(middle, _traversed(g, m)[:-1])]
+        captures = [m for m in found if m.captured]
+        strict = [m for m in captures if _is_subsequence(middle, _key_squares(g, m)[:-1])]
+        found = strict or [m for m in found if _is_subsequence(middle, _traversed(g, m)[:-1])]
     return found
 
 
@@ -207,8 +226,6 @@ class _Line:
             if not isinstance(node, MoveNode):
                 continue
             before = pos
-            for alt in node.variations:
-                _Line(replay, True).run(before, alt, ply)
             if node.text == "-":
                 self.error(ply, node, "unknown move: the record does not say which move")
                 return None
@@ -248,6 +265,8 @@ class _Line:
                 late.append(node)
             pos = pos.play(move)
             legal = pos.legal_moves()
+            for alt in node.variations:
+                self._variation(before, pos, alt, ply, node)
             if main:
                 replay.moves.append(move)
                 replay.positions.append(before)
@@ -272,6 +291,19 @@ class _Line:
                 f"{late[0].raw or late[0].text}"
             )
         return pos
+
+    def _variation(
+        self, before: Position, after: Position, nodes: list[Node], ply: int, node: MoveNode
+    ) -> None:
+        """Replay a variation: an alternative to *node*, or else a continuation after it."""
+        if not _replays(before, nodes) and _replays(after, nodes):
+            self.replay.warnings.append(
+                f"line {node.line}: the variation after {node.raw or node.text} is not an "
+                "alternative to it; read as a continuation"
+            )
+            _Line(self.replay, True).run(after, nodes, ply + 1)
+        else:
+            _Line(self.replay, True).run(before, nodes, ply)
 
     def _disambiguate(
         self, pos: Position, found: list[Move], rest: Sequence[Node], ply: int, node: MoveNode
@@ -354,7 +386,9 @@ def replay_as(
     replay = Replay(game, variant, source, rules=rules)
     start, problem = _start(game, variant)
     if start is None:
-        replay.errors.append(MoveError(0, "", game.source.line, 1, f"bad FEN tag: {problem}"))
+        replay.errors.append(
+            MoveError(0, game.fen or "", game.source.line, 1, f"bad FEN tag: {problem}", kind="fen")
+        )
         return replay
     final = _Line(replay, False).run(start, game.body, 1)
     replay.plies = len(replay.moves)

@@ -1,0 +1,189 @@
+"""Replay: terminations and every kind of error, on games written for the purpose.
+
+Square numbers are worked out by hand from the numbering of spec/pdn.md §6 (English: 1 = b8,
+4 = h8, 5 = a7, 29 = a1, 32 = g1, Black on 1-12 moving first towards 32).
+"""
+
+from __future__ import annotations
+
+from pdn.board import geometry
+from pdn.drawrules import draw_rules
+from pdn.reader import read_string
+from pdn.replay import Replay, candidate_variants, replay_game
+from pdn.variants import get_variant
+
+OPENING = ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]
+
+
+def replay(text: str, variant: str | None = None, rules: str = "seed") -> Replay:
+    [game] = read_string(text)
+    assert game.syntax_error is None
+    return replay_game(game, get_variant(variant) if variant else None, rules)
+
+
+# --- terminations ------------------------------------------------------------------------------
+
+
+def _forty_move_game(extra: str = "") -> str:
+    """English, White to move: White men b2 (25) and a1 (29) walk up the a/b files (10 moves),
+    White's king shuffles h2 (28) - g1 (32), Black's king d8 (2) - e7 (7).
+
+    Each 8 plies are one man move, three king moves and four Black king moves: a position comes
+    back at most twice between two man moves, nothing is captured or crowned (a7 = 5 is the
+    furthest a man gets), so the 40-move rule ends the game at ply 80.
+    """
+    men = ["25-21", "29-25", "21-17", "25-21", "17-13", "21-17", "13-9", "17-13", "9-5", "13-9"]
+    king = ["28-32", "32-28"]
+    plies: list[str] = []
+    k = 0
+    for man in men:
+        for white in [man, king[k % 2], king[(k + 1) % 2], king[(k + 2) % 2]]:
+            plies.append(white)
+            plies.append("2-7" if len(plies) % 4 == 1 else "7-2")
+        k += 3
+    text = " ".join(plies) + (" " + extra if extra else "")
+    return f'[GameType "21"]\n[FEN "W:W25,29,K28:BK2"]\n{text} *'
+
+
+def test_forty_move_rule_ends_the_game_at_ply_80() -> None:
+    r = replay(_forty_move_game())
+    assert r.valid and r.plies == 80
+    assert (r.termination, r.termination_ply) == ("draw-40-moves", 80)
+
+
+def test_moves_after_the_end_are_reported() -> None:
+    r = replay(_forty_move_game("28-32"))  # White's king stands on h2 (28) after ply 80
+    assert r.valid and r.plies == 81
+    assert (r.termination, r.termination_ply) == ("draw-40-moves", 80)
+    assert any("1 moves played after the game ended (draw-40-moves at ply 80)" in w
+               for w in r.warnings)  # fmt: skip
+
+
+def test_official_rules_count_only_king_moves() -> None:
+    # WCDF: a man move restarts the count; the last man move is ply 73
+    r = replay(_forty_move_game(), rules="official")
+    assert r.valid and r.termination == "undecided"
+    assert draw_rules("official", get_variant("international")).quiet_moves == 25
+
+
+def test_threefold_repetition() -> None:
+    # kings h2 (28) and d8 (2) shuffle: the start position comes back at plies 4 and 8
+    r = replay('[GameType "21"]\n[FEN "W:WK28:BK2"]\n28-32 2-7 32-28 7-2 28-32 2-7 32-28 7-2 *')
+    assert (r.termination, r.termination_ply) == ("draw-repetition", 8)
+
+
+def test_win_by_taking_the_last_piece_and_the_result_check() -> None:
+    # Black man 14 (c5) takes White's last man on 18 (d4) and lands on 23 (e3)
+    won = replay('[GameType "21"]\n[FEN "B:W18:B14"]\n[Result "1-0"]\n1. 14x23 1-0')
+    assert won.valid and (won.termination, won.termination_ply) == ("win", 1)
+    wrong = replay('[GameType "21"]\n[FEN "B:W18:B14"]\n[Result "0-1"]\n1. 14x23 0-1')
+    [error] = wrong.errors
+    assert error.kind == "result"
+    assert error.reason.startswith("result 0-1 says White won, but White has no legal move")
+    draw = replay('[GameType "21"]\n[FEN "B:W18:B14"]\n[Result "1/2-1/2"]\n1. 14x23 *')
+    assert draw.errors[0].reason == "result 1/2-1/2 is a draw, but White has no legal move and lost"
+
+
+def test_undecided() -> None:
+    r = replay('[GameType "21"]\n1. 11-15 23-19 *')
+    assert r.valid and (r.termination, r.termination_ply) == ("undecided", None)
+
+
+# --- errors ------------------------------------------------------------------------------------
+
+
+def test_illegal_move_lists_the_legal_moves() -> None:
+    r = replay('[GameType "21"]\n\n1. 11-15 24-20 2. 12-17 *')
+    [e] = r.errors
+    assert (e.ply, e.move, e.line, e.column, e.reason) == (3, "12-17", 3, 19, "illegal move")
+    # Black to move after 11-15 24-20: 8-11, 9-13, 9-14, 10-14, 12-16, 15-18, 15-19 and 7-11
+    assert e.legal == ["10-14", "12-16", "15-18", "15-19", "7-11", "8-11", "9-13", "9-14"]
+
+
+def test_a_capture_must_be_taken() -> None:
+    r = replay('[GameType "21"]\n[FEN "B:W18:B1,14"]\n1. 1-6 *')
+    assert r.errors[0].reason == "illegal move" and r.errors[0].legal == ["14x23"]
+
+
+def test_square_off_the_board() -> None:
+    r = replay('[GameType "21"]\n1. 9-99 *')
+    assert r.errors[0].reason == "square '99' is not on the english board (1-32)"
+
+
+def test_unknown_move() -> None:
+    r = replay('[GameType "25"]\n1. - - 2. - - *')
+    assert r.errors[0].reason == "unknown move: the record does not say which move"
+
+
+def test_bad_fen_tag() -> None:
+    r = replay('[GameType "21"]\n[FEN "W:W33:B1"]\n*')
+    assert r.errors[0].kind == "fen"
+    assert "square '33' is not on the english board" in r.errors[0].reason
+
+
+def test_ambiguous_short_capture() -> None:
+    # spec/perft.md: king 4 takes 13, 20 and 32 or 37 on its way to 15 (plus a man on 50)
+    fen = '[GameType "20"]\n[FEN "W:WK4:B13,20,32,37,50"]\n'
+    alone = replay(fen + "1. 4x15 *")
+    assert alone.errors[0].reason == "ambiguous move: it fits 4x27x38x15, 4x31x42x15"
+    # 37-42 (c3-d2) is only possible if 37 was not taken: the path over 32 it is, with a warning
+    resolved = replay(fen + "1. 4x15 37-42 *")
+    assert resolved.valid
+    g = geometry(get_variant("international"))
+    assert [g.number(s) for s in resolved.moves[0].captured] == [13, 32, 20]
+    assert "only 4x27x38x15 lets the game go on" in resolved.warnings[0]
+
+
+def test_long_forms_and_split_captures() -> None:
+    fen = '[GameType "20"]\n[FEN "W:WK4:B13,20,32,37,50"]\n'
+    assert replay(fen + "1. 4x27x38x15 *").valid  # every landing square
+    # 38 is where the path over 32 lands; the path over 37 only flies over it
+    assert replay(fen + "1. 4x38x15 *").valid
+    assert replay(fen + "1. 4-27-38-15 *").valid  # hyphens, as DYNAMO writes captures
+    # English, Black man 11 (f6) takes 15 (e5) to 18 (d4), then 22 (c3) to 25 (b2)
+    r = replay('[GameType "21"]\n[FEN "B:W15,22:B11"]\n1. 11x18 18x25 *')
+    assert r.valid and r.plies == 1 and r.termination == "win"
+    assert "capture written in parts (11x18 18x25) joined" in r.warnings[0]
+
+
+def test_russian_short_algebraic_and_numeric_squares() -> None:
+    assert replay('[GameType "25"]\n1. cd4 fg5 2. dc5 *').plies == 3
+    assert replay('[GameType "25"]\n1. c3-d4 f6-g5 *').valid
+
+
+def test_variations_are_checked_from_their_own_position() -> None:
+    r = replay('[GameType "21"]\n1. 11-15 (1. 12-17) 23-19 *')
+    [e] = r.errors
+    assert e.variation and e.move == "12-17" and e.legal == OPENING
+    # a "variation" that only makes sense after the move is read as a continuation
+    r = replay('[GameType "21"]\n1. 11-15 (24-19) 1... 23-19 *')
+    assert r.valid and "read as a continuation" in r.warnings[0]
+
+
+# --- the variant --------------------------------------------------------------------------------
+
+
+def test_variant_from_gametype_option_or_notation() -> None:
+    assert replay('[GameType "20"]\n1. 32-28 *').variant_source == "gametype"
+    r = replay("1. 32-28 *", variant="international")
+    assert (r.variant.name, r.variant_source) == ("international", "option")
+    # 32-28 19-23 fits no 8x8 numbering (19 is empty in Italian, 32 is White's in English);
+    # Frisian fits as well as International
+    r = replay("1. 32-28 19-23 *")
+    assert (r.variant.name, r.variant_source) == ("international", "notation")
+    assert r.candidates == ["frisian"]
+    r = replay("1. c3-d4 f6-g5 *")
+    assert (r.variant.name, r.candidates) == ("russian", ["brazilian", "czech"])
+
+
+def test_candidates_that_also_fit_are_reported() -> None:
+    # 11-15 24-20 is legal English, Spanish (d3-c4, a6-b5) and pool; not Italian or 10x10
+    r = replay("1. 11-15 24-20 *")
+    assert (r.variant.name, r.candidates) == ("english", ["spanish", "pool"])
+
+
+def test_tags_break_a_tie() -> None:
+    [game] = read_string('[Event "Campionato Italiano"]\n[FEN "W:W21:B1"]\n*')
+    assert candidate_variants(game)[0] == "italian"
+    [game] = read_string('[Bianco "A"]\n*')
+    assert candidate_variants(game)[0] == "italian"
