@@ -44,6 +44,7 @@ class Geometry:
 
     __slots__ = (
         "_by_number",
+        "_names",
         "_number",
         "coords",
         "crown_rows",
@@ -98,6 +99,10 @@ class Geometry:
         self.man_step_offsets = tuple(tuple(d.offset for d in ds) for ds in self.man_dirs)
         self.man_jump_offsets = tuple(tuple(d.offset for d in ds) for ds in self.man_capture_dirs)
         self._number, self._by_number = self._numbering()
+        self._names: dict[str, int] = {str(n): s for n, s in self._by_number.items()}
+        for s in self.squares:
+            name = self.algebraic(s)
+            self._names[name] = self._names[name.upper()] = s
 
     @staticmethod
     def _forward(
@@ -166,6 +171,9 @@ class Geometry:
 
     def parse_square(self, text: str) -> int:
         """The bit index of a square written as a number or an algebraic name."""
+        found = self._names.get(text)
+        if found is not None:
+            return found
         t = text.strip().lower()
         if t.isdigit():
             n = int(t)

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 
 from pdn.variants import GameType, Variant
 
@@ -37,6 +38,7 @@ TAG_ALIASES = {
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 
+@cache
 def canonical_tag(name: str) -> str:
     """The standard name of a tag written *name* (HTML entities decoded, any case)."""
     plain = html.unescape(name).strip()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import NamedTuple
 
 from pdn.board import BLACK, WHITE, Direction, Geometry, geometry
@@ -89,6 +90,10 @@ class Position:
     @classmethod
     def start(cls, variant: Variant) -> Position:
         """The variant's initial position."""
+        return _start_position(variant)
+
+    @classmethod
+    def _initial(cls, variant: Variant) -> Position:
         g = geometry(variant)
         lo, rows = variant.start_rank, variant.men_rows
         white = black = 0
@@ -154,6 +159,59 @@ class Position:
         """Every legal move; same start, end and captures count once unless *keep_duplicates*."""
         return generate(self, keep_duplicates)
 
+    def _sides(self) -> tuple[int, int, int, int]:
+        """Men and kings of the side to move, then of the other side."""
+        if self.turn == WHITE:
+            return self.white_men, self.white_kings, self.black_men, self.black_kings
+        return self.black_men, self.black_kings, self.white_men, self.white_kings
+
+    def captures(self, keep_duplicates: bool = False) -> list[Move]:
+        """The captures the rules allow (precedence applied); empty when there is none."""
+        men, kings, opp_men, opp_kings = self._sides()
+        return _captures(
+            self.geo, self.variant, self.turn, men, kings, opp_men, opp_kings, keep_duplicates
+        )
+
+    def quiet_move(self, start: int, end: int) -> Move | None:
+        """The non-capturing move from *start* to *end*, if the piece there may make it.
+
+        Whether a capture is compulsory instead is for the caller to check (see captures()).
+        """
+        men, kings, opp_men, opp_kings = self._sides()
+        g = self.geo
+        occupied = men | kings | opp_men | opp_kings
+        if occupied >> end & 1 or not g.mask >> end & 1:
+            return None
+        if men >> start & 1:
+            if end - start in g.man_step_offsets[self.turn]:  # ghost columns stop wrap-arounds
+                return Move((start, end), crowns=bool(g.crown_rows[self.turn] >> end & 1))
+            return None
+        if kings >> start & 1:
+            for d in g.king_dirs:
+                for t in d.rays[start]:
+                    if occupied >> t & 1:
+                        break
+                    if t == end:
+                        return Move((start, end), by_king=True)
+                    if not self.variant.flying_kings:
+                        break
+        return None
+
+    def has_moves(self) -> bool:
+        """Whether the side to move has any legal move."""
+        men, kings, opp_men, opp_kings = self._sides()
+        g = self.geo
+        empty = g.mask & ~(men | kings | opp_men | opp_kings)
+        for o in g.man_step_offsets[self.turn]:
+            if (men << o if o > 0 else men >> -o) & empty:
+                return True
+        for s in _bits(kings):
+            for d in g.king_dirs:
+                t = d.step[s]
+                if t >= 0 and empty >> t & 1:
+                    return True
+        return bool(self.captures())
+
     def with_turn(self, turn: int) -> Position:
         """The same pieces with another side to move."""
         return Position(
@@ -165,6 +223,11 @@ class Position:
             turn,
             self.geo,
         )
+
+
+@cache
+def _start_position(variant: Variant) -> Position:
+    return Position._initial(variant)
 
 
 def _shift(x: int, offset: int) -> int:

@@ -115,14 +115,14 @@ class Chunk:
     warnings: list[str] = field(default_factory=list)
 
 
-def _chunks(lines: Iterable[tuple[int, str]]) -> Iterator[Chunk]:
+def _chunks(lines: Iterable[tuple[int, str]], first_line: int = 1) -> Iterator[Chunk]:
     buf: list[str] = []
-    start_line, start_offset = 1, 0
+    start_line, start_offset = first_line, 0
     has_moves = False
     in_comment = False
     bracket_line = 0  # a lone "[" waiting for its tag
     warnings: list[str] = []
-    for number, (offset, text) in enumerate(lines, 1):
+    for number, (offset, text) in enumerate(lines, first_line):
         if number == 1 and text.startswith("\ufeff"):
             text = text[1:]
         stripped = text.strip()
@@ -134,6 +134,8 @@ def _chunks(lines: Iterable[tuple[int, str]]) -> Iterator[Chunk]:
             bracket_line = 0
         if not in_comment and stripped == "[":
             bracket_line = number
+            if not buf:
+                start_line, start_offset = number, offset
             buf.append("")
             continue
         if (
@@ -148,7 +150,6 @@ def _chunks(lines: Iterable[tuple[int, str]]) -> Iterator[Chunk]:
             if has_moves:
                 yield Chunk("\n".join(buf), start_line, start_offset, warnings)
                 buf, warnings, has_moves = [], [], False
-                start_line, start_offset = number, offset
             if not stripped.endswith("]") and not _JUNK_AFTER_TAGS.match(_TAG_RE.sub("", stripped)):
                 has_moves = True
         elif stripped and not in_comment and stripped[0] not in "%;{":
@@ -156,9 +157,10 @@ def _chunks(lines: Iterable[tuple[int, str]]) -> Iterator[Chunk]:
             has_moves = not (stripped.endswith("]") and _TAG_RE.search(stripped))
         if "{" in text or "}" in text:
             in_comment = _comment_state(text, in_comment)
-        if not buf and not stripped:
-            start_line, start_offset = number + 1, offset + len(text.encode("utf-8")) + 1
-            continue
+        if not buf:
+            if not stripped:
+                continue
+            start_line, start_offset = number, offset
         buf.append(text)
     if any(s.strip() for s in buf):
         yield Chunk("\n".join(buf), start_line, start_offset, warnings)
@@ -483,11 +485,48 @@ class ReadResult:
 Lines = Iterator[tuple[int, str]]
 
 
-def _open_lines(source: PdnSource) -> tuple[str, str, Lines, Callable[[], None]]:
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A byte range of a file that starts at a game boundary."""
+
+    start: int
+    end: int  # exclusive
+    line: int  # line number of the first line
+    encoding: str
+
+
+def game_spans(path: str | os.PathLike[str], parts: int) -> list[Span]:
+    """Cut a file into about *parts* byte ranges of whole games (for parallel work)."""
+    with Path(path).open("rb") as fh:
+        encoding = detect_encoding(fh)
+        size = fh.seek(0, os.SEEK_END)
+        fh.seek(0)
+        target = max(1, size // max(1, parts))
+        starts = [(0, 1)]
+        for chunk in _chunks(_binary_lines(fh, encoding)):
+            if chunk.offset - starts[-1][0] >= target:
+                starts.append((chunk.offset, chunk.line))
+    ends = [s for s, _ in starts[1:]] + [size]
+    return [Span(s, e, line, encoding) for (s, line), e in zip(starts, ends, strict=True)]
+
+
+def _lines_between(fh: BinaryIO, span: Span) -> Lines:
+    """The lines of a span, with offsets counted from the start of the file."""
+    fh.seek(span.start)
+    limited = io.BytesIO(fh.read(span.end - span.start))
+    for offset, text in _binary_lines(limited, span.encoding):
+        yield span.start + offset, text
+
+
+def _open_lines(
+    source: PdnSource, span: Span | None = None
+) -> tuple[str, str, Lines, Callable[[], None]]:
     """File name, encoding, lines and a closer for any kind of source."""
     if isinstance(source, str | os.PathLike):
         path = Path(source)
         fh = path.open("rb")
+        if span is not None:
+            return str(path), span.encoding.replace("-sig", ""), _lines_between(fh, span), fh.close
         encoding = detect_encoding(fh)
         return str(path), encoding.replace("-sig", ""), _binary_lines(fh, encoding), fh.close
     name = str(getattr(source, "name", "<stream>"))
@@ -505,18 +544,21 @@ def read_games(
     *,
     select: Selector | None = None,
     headers_only: bool = False,
+    span: Span | None = None,
 ) -> Iterator[Game]:
     """Yield the games of a PDN file or stream one at a time.
 
     A game that does not parse is yielded with its tags and a ``syntax_error`` attribute (a
     :class:`PdnSyntaxError`); reading goes on with the next game. ``select`` sees the tags of each
     game and skips the movetext parse of games it rejects; ``headers_only`` never parses movetext.
+    ``span`` (from :func:`game_spans`) reads one byte range of a file; game indexes then count
+    from the start of the range.
     """
-    name, encoding, lines, close = _open_lines(source)
+    name, encoding, lines, close = _open_lines(source, span)
     index = 0
     held: Game | None = None  # one game is held back to recognise a trailing lone tag
     try:
-        for chunk in _chunks(lines):
+        for chunk in _chunks(lines, span.line if span else 1):
             if headers_only or select is not None:
                 tags = Tags()
                 for m in _TAG_RE.finditer(chunk.text):

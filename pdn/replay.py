@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pdn.board import BLACK, WHITE, Geometry, SquareError
 from pdn.drawrules import SEED, DrawRules, QuietReset, draw_rules
@@ -76,6 +77,7 @@ class Replay:
     warnings: list[str] = field(default_factory=list)
     final: Position | None = None
     positions: list[Position] = field(default_factory=list)  # before each main-line ply, then final
+    details: bool = True  # list the legal moves at an illegal move (off for trial replays)
 
     @property
     def valid(self) -> bool:
@@ -96,12 +98,8 @@ def _squares(nodes: Sequence[Node]) -> list[str]:
     return out
 
 
-def candidate_variants(game: Game, prefer: str | None = None) -> list[str]:
-    """Variants the notation allows, most likely first (spec/pdn.md §3.3).
-
-    *prefer* (the variant of the games before it in the same file, say) goes first where the
-    notation allows it, and decides a game that has no squares at all.
-    """
+def candidate_variants(game: Game) -> list[str]:
+    """Variants the notation allows, most likely first (spec/pdn.md §3.3)."""
     squares = _squares(game.body)
     fen = game.fen or ""
     fen_squares = re.findall(r"\d+", fen.split(":", 1)[1] if ":" in fen else "")
@@ -116,8 +114,8 @@ def candidate_variants(game: Game, prefer: str | None = None) -> list[str]:
             names = ["international", "frisian"]
         elif numbers:
             names = list(NUMERIC_CANDIDATES)
-        else:
-            names = list(dict.fromkeys([prefer or "english", *NUMERIC_CANDIDATES]))
+        else:  # no squares at all: any variant
+            names = [*NUMERIC_CANDIDATES, *ALGEBRAIC_CANDIDATES[2:], "canadian"]
     if {t.lower() for t, _ in game.tags.items()} & _ITALIAN_TAGS:
         names.sort(key=lambda n: n != "italian")
     text = f"{game.event or ''} {game.site or ''}"
@@ -125,8 +123,6 @@ def candidate_variants(game: Game, prefer: str | None = None) -> list[str]:
         if name in names and pattern.search(text):
             names.sort(key=lambda n, want=name: n != want)  # type: ignore[misc]
             break
-    if prefer in names:
-        names.sort(key=lambda n: n != prefer)
     return names
 
 
@@ -185,6 +181,21 @@ def match_move(pos: Position, squares: list[str], legal: list[Move]) -> list[Mov
     return found
 
 
+def candidates(pos: Position, squares: list[str]) -> list[Move]:
+    """The legal moves a written move can mean; a plain move is checked without generating
+    every legal move (only the captures, which decide whether it may be played)."""
+    if len(squares) != 2 or (len(squares[0]) == 1 and squares[0].isalpha()):
+        return match_move(pos, squares, pos.legal_moves())
+    g = pos.geometry
+    a, b = g.parse_square(squares[0]), g.parse_square(squares[1])
+    captures = pos.captures()
+    found = [m for m in captures if m.start == a and m.end == b]
+    if captures and not pos.variant.capture_optional:
+        return found
+    quiet = pos.quiet_move(a, b)
+    return [*found, quiet] if quiet else found
+
+
 def _legal_texts(pos: Position, legal: list[Move]) -> list[str]:
     return sorted(move_text(pos, m, MoveForm.SHORT, legal=legal) for m in legal)
 
@@ -215,13 +226,11 @@ class _Line:
         late: list[MoveNode] = []  # main-line moves played after a rule ended the game
         if main:
             history[pos.hash_key()] = 1
-        legal = pos.legal_moves()
         while i < len(nodes):
             node = nodes[i]
             i += 1
             if isinstance(node, SetupNode):
                 pos = _setup(pos, node, replay)
-                legal = pos.legal_moves()
                 continue
             if not isinstance(node, MoveNode):
                 continue
@@ -230,7 +239,7 @@ class _Line:
                 self.error(ply, node, "unknown move: the record does not say which move")
                 return None
             try:
-                found = match_move(pos, node.squares, legal)
+                found = candidates(pos, node.squares)
                 merged = node
                 while not found and i < len(nodes):  # a capture written in several parts
                     nxt = nodes[i]
@@ -241,7 +250,7 @@ class _Line:
                         merged.capture or nxt.capture, raw=merged.raw, line=node.line,
                         column=node.column,
                     )  # fmt: skip
-                    found = match_move(pos, merged.squares, legal)
+                    found = match_move(pos, merged.squares, pos.legal_moves())
                     if found:
                         i += 1
                         replay.warnings.append(
@@ -251,11 +260,12 @@ class _Line:
                 self.error(ply, node, str(exc))
                 return None
             if not found:
+                legal = pos.legal_moves()
                 if not legal:
                     reason = "the game is already over: the side to move has no legal move"
                 else:
                     reason = "illegal move"
-                self.error(ply, node, reason, _legal_texts(pos, legal))
+                self.error(ply, node, reason, _legal_texts(pos, legal) if replay.details else [])
                 return None
             if len(found) > 1:
                 move = self._disambiguate(pos, found, nodes[i:], ply, node)
@@ -264,7 +274,6 @@ class _Line:
             if main and ended:
                 late.append(node)
             pos = pos.play(move)
-            legal = pos.legal_moves()
             for alt in node.variations:
                 self._variation(before, pos, alt, ply, node)
             if main:
@@ -274,7 +283,7 @@ class _Line:
                 key = pos.hash_key()
                 history[key] = history.get(key, 0) + 1
                 if not ended:
-                    if not legal:
+                    if not pos.has_moves():
                         ended = "win"
                     elif history[key] >= rules.repetitions:
                         ended = "draw-repetition"
@@ -339,9 +348,8 @@ def _replays(pos: Position, nodes: Sequence[Node]) -> bool:
             return True  # a new position: what follows no longer depends on the choice
         if not isinstance(node, MoveNode):
             continue
-        legal = pos.legal_moves()
         try:
-            found = match_move(pos, node.squares, legal)
+            found = candidates(pos, node.squares)
         except SquareError:
             return False
         if not found:
@@ -380,10 +388,14 @@ def _start(game: Game, variant: Variant) -> tuple[Position | None, str | None]:
 
 
 def replay_as(
-    game: Game, variant: Variant, source: str = "option", rules: DrawRules = SEED
+    game: Game,
+    variant: Variant,
+    source: str = "option",
+    rules: DrawRules = SEED,
+    details: bool = True,
 ) -> Replay:
-    """Replay *game* under *variant*."""
-    replay = Replay(game, variant, source, rules=rules)
+    """Replay *game* under *variant* (*details*: list legal moves at an illegal one)."""
+    replay = Replay(game, variant, source, rules=rules, details=details)
     start, problem = _start(game, variant)
     if start is None:
         replay.errors.append(
@@ -430,30 +442,52 @@ def _check_result(replay: Replay, final: Position) -> None:
 # -- public entry ---------------------------------------------------------------------------------
 
 
+def replay_options(game: Game, variant: Variant | None = None, rules: str = "seed") -> list[Replay]:
+    """The replays to choose from: one when GameType or *variant* decides, else every candidate
+    variant under which the game is legal (notation order), else the ones that got furthest."""
+
+    def run(v: Variant, source: str, details: bool = True) -> Replay:
+        return replay_as(game, v, source, draw_rules(rules, v), details)
+
+    declared = game.declared_variant
+    if declared is not None:
+        return [run(declared, "gametype")]
+    if variant is not None:
+        return [run(variant, "option")]
+    tried = [run(VARIANTS[n], "notation", details=False) for n in candidate_variants(game)]
+    fitting = [r for r in tried if not r.errors]
+    if fitting:
+        return fitting
+    furthest = max(_progress(r) for r in tried)  # none fits: report these in full
+    return [run(r.variant, "notation") for r in tried if _progress(r) == furthest]
+
+
+T = TypeVar("T")
+
+
+def choose(
+    options: list[T], name: Callable[[T], str], fits: Callable[[T], bool], prefer: str | None
+) -> tuple[T, list[str]]:
+    """The option to report (the preferred variant where it is one of them, else the first)
+    and the names of the other options that fit as well."""
+    pick = next((o for o in options if name(o) == prefer), options[0])
+    return pick, [name(o) for o in options if o is not pick and fits(o)]
+
+
 def replay_game(
     game: Game,
     variant: Variant | None = None,
-    rules: str | DrawRules = "seed",
+    rules: str = "seed",
     prefer: str | None = None,
 ) -> Replay:
     """Replay *game*: its GameType, else *variant*, else the notation decides the variant.
 
-    *prefer* is tried first among the variants the notation allows (see candidate_variants).
+    Where the notation leaves several variants under which the game is legal, *prefer* (the
+    variant of the games before it in the same file, say) is taken if it is one of them.
     """
-
-    def rules_for(v: Variant) -> DrawRules:
-        return rules if isinstance(rules, DrawRules) else draw_rules(rules, v)
-
-    declared = game.declared_variant
-    if declared is not None:
-        return replay_as(game, declared, "gametype", rules_for(declared))
-    if variant is not None:
-        return replay_as(game, variant, "option", rules_for(variant))
-    names = candidate_variants(game, prefer)
-    tried = [replay_as(game, VARIANTS[n], "notation", rules_for(VARIANTS[n])) for n in names]
-    fitting = [r for r in tried if not r.errors]
-    best = fitting[0] if fitting else max(tried, key=_progress)
-    best.candidates = [r.variant.name for r in fitting if r is not best]
+    options = replay_options(game, variant, rules)
+    best, others = choose(options, lambda r: r.variant.name, lambda r: not r.errors, prefer)
+    best.candidates = others
     return best
 
 

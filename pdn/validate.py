@@ -13,8 +13,8 @@ from typing import Any
 from pdn.board import WHITE
 from pdn.files import pdn_files
 from pdn.game import Game
-from pdn.reader import read_games
-from pdn.replay import MoveError, Replay, replay_game
+from pdn.reader import Span, game_spans, read_games
+from pdn.replay import MoveError, Replay, choose, replay_options
 from pdn.variants import Variant, get_variant
 
 
@@ -107,27 +107,60 @@ def _error(e: MoveError) -> dict[str, Any]:
     }
 
 
+Options = list[GameReport]  # the reports a game could get, one per fitting variant
+
+
+def game_options(game: Game, variant: Variant | None = None, rules: str = "seed") -> Options:
+    """The reports of one game under each variant it could be (see replay_options)."""
+    if game.syntax_error is not None:
+        return [report_game(game, None)]
+    return [report_game(game, r) for r in replay_options(game, variant, rules)]
+
+
+def _span_options(path: Path, span: Span | None, variant: str | None, rules: str) -> list[Options]:
+    """Options for every game of a file or of one span of it (runs in worker processes)."""
+    v = get_variant(variant) if variant else None
+    return [game_options(g, v, rules) for g in read_games(path, span=span)]
+
+
+class _Chooser:
+    """Picks each game's report in file order: where several variants fit, the one the games
+    before it in the same file were (archives hold one variant); numbers games across spans."""
+
+    def __init__(self) -> None:
+        self.prefer: str | None = None
+        self.index = 0
+
+    def __call__(self, options: Options) -> GameReport:
+        pick, others = choose(options, lambda r: r.variant or "", lambda r: not r.errors,
+                              self.prefer)  # fmt: skip
+        pick.candidates = others
+        self.index += 1
+        pick.index = self.index
+        if pick.variant_source == "notation" and pick.plies:
+            self.prefer = pick.variant
+        return pick
+
+
 def validate_games(
     games: Iterable[Game], variant: Variant | None = None, rules: str = "seed"
 ) -> Iterator[GameReport]:
-    """Reports for *games*; a variant decided from the notation is preferred for the next game."""
-    prefer: str | None = None
+    """Reports for the games of one file, in order."""
+    chooser = _Chooser()
     for game in games:
-        if game.syntax_error is not None:
-            yield report_game(game, None)
-            continue
-        replay = replay_game(game, variant, rules, prefer)
-        if replay.variant_source != "option" and replay.plies:
-            prefer = replay.variant.name
-        yield report_game(game, replay)
+        report = chooser(game_options(game, variant, rules))
+        report.index = game.source.index + 1
+        yield report
 
 
 def validate_file(
     path: str | Path, variant: str | None = None, rules: str = "seed"
 ) -> list[GameReport]:
-    """Reports for every game of one file (picklable arguments, for worker processes)."""
-    v = get_variant(variant) if variant else None
-    return list(validate_games(read_games(path), v, rules))
+    """Reports for every game of one file."""
+    return list(validate_games(read_games(path), get_variant(variant) if variant else None, rules))
+
+
+SPAN_BYTES = 1 << 20  # files larger than this are cut into spans when there are workers
 
 
 def validate_paths(
@@ -137,21 +170,40 @@ def validate_paths(
     workers: int = 1,
     on_file: Callable[[Path], None] | None = None,
 ) -> Iterator[GameReport]:
-    """Reports for every game under *paths*, in file order; *workers* processes share the files."""
+    """Reports for every game under *paths*, in file order, the same for any number of workers
+    (they share files, and large files by spans of whole games)."""
     files = list(pdn_files(paths))
     if variant:
         get_variant(variant)  # fail early on a bad name
-    if workers <= 1 or len(files) <= 1:
+    if workers <= 1:
         for f in files:
-            yield from validate_file(f, variant, rules)
+            chooser = _Chooser()
+            for options in _span_options(f, None, variant, rules):
+                yield chooser(options)
             if on_file:
                 on_file(f)
         return
+    tasks: list[tuple[Path, Span | None]] = []
+    for f in files:
+        if f.stat().st_size > SPAN_BYTES:
+            tasks.extend((f, s) for s in game_spans(f, 4 * workers))
+        else:
+            tasks.append((f, None))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = pool.map(validate_file, files, [variant] * len(files), [rules] * len(files))
-        for f, reports in zip(files, results, strict=True):
-            yield from reports
-            if on_file:
+        results = pool.map(
+            _span_options,
+            [f for f, _ in tasks],
+            [s for _, s in tasks],
+            [variant] * len(tasks),
+            [rules] * len(tasks),
+        )
+        chooser = _Chooser()
+        for (f, span), span_options in zip(tasks, results, strict=True):
+            if span is None or span.start == 0:
+                chooser = _Chooser()
+            for options in span_options:
+                yield chooser(options)
+            if on_file and (span is None or span.end == f.stat().st_size):
                 on_file(f)
 
 

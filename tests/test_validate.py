@@ -158,3 +158,15 @@ def test_workers_give_the_same_reports(corpus: Path) -> None:
     two = [r.as_dict() for r in validate_paths([folder], workers=2)]
     listed = sum(f.games for f in corpus_files() if f.variant == "international")
     assert one == two and len(one) == listed == 2466
+
+
+def test_spans_of_a_large_file_give_the_same_reports(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pdn.validate
+
+    monkeypatch.setattr(pdn.validate, "SPAN_BYTES", 10_000)  # cut this 160 kB file into spans
+    path = corpus / "russian" / "migo-World_Championship_1998.pdn"
+    one = [r.as_dict() for r in validate_paths([path], workers=1)]
+    two = [r.as_dict() for r in validate_paths([path], workers=2)]
+    assert one == two and [r["index"] for r in two] == list(range(1, 461))

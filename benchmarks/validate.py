@@ -1,0 +1,76 @@
+"""Validation speed: games per second on the OCA archive and on International games, on one
+worker and on two, next to py-draughts' ``Board.from_pdn`` on the same International games.
+
+Usage: python benchmarks/validate.py
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from _env import CORPUS, corpus_file, other_library, timed
+from pdn.reader import read_games, read_string
+from pdn.replay import replay_game
+from pdn.validate import validate_paths
+from pdn.writer import write_game
+
+THEIRS = """
+import json, time
+from draughts import StandardBoard
+texts = json.load(open({path!r}, encoding="utf-8"))
+t = time.perf_counter()
+ok = 0
+for text in texts:
+    try:
+        StandardBoard.from_pdn(text)
+        ok += 1
+    except Exception:
+        pass
+print(json.dumps({{"seconds": time.perf_counter() - t, "games": ok}}))
+"""
+
+
+def international_games() -> list[str]:
+    """Every valid International game of the corpus without a setup, as PDN text."""
+    texts = []
+    for path in sorted((CORPUS / "international").glob("*.pdn")):
+        for game in read_games(path):
+            if game.syntax_error or game.fen:
+                continue
+            replay = replay_game(game)
+            if replay.valid and replay.variant.name == "international":
+                texts.append(write_game(game))
+    return texts
+
+
+def main() -> None:
+    oca = corpus_file("english/OCA_2.0.pdn")
+    for workers in (1, 2):
+        seconds, n = timed(lambda w=workers: sum(1 for _ in validate_paths([oca], workers=w)))
+        print(
+            f"OCA_2.0.pdn, {workers} worker(s): {n} games in {seconds:.1f} s, {n / seconds:,.0f} games/s"
+        )
+    folder = CORPUS / "international"
+    for workers in (1, 2):
+        seconds, n = timed(lambda w=workers: sum(1 for _ in validate_paths([folder], workers=w)))
+        print(f"international/ ({n} games, {workers} worker(s)): {n / seconds:,.0f} games/s")
+
+    texts = international_games()
+    path = Path(tempfile.gettempdir()) / "pdn-bench-international.json"
+    path.write_text(json.dumps(texts), encoding="utf-8")
+    seconds, _ = timed(lambda: [replay_game(read_string(t)[0]) for t in texts])
+    print(f"same {len(texts)} International games, one at a time (parse + replay):")
+    print(f"  pdn         {seconds:6.2f} s {len(texts) / seconds:8,.0f} games/s")
+    theirs = other_library("py-draughts", THEIRS.format(path=str(path)))
+    if theirs:
+        rate = theirs["games"] / theirs["seconds"]
+        print(
+            f"  py-draughts {theirs['seconds']:6.2f} s {rate:8,.0f} games/s ({theirs['games']} replayed)"
+        )
+        print(f"  pdn is {theirs['seconds'] / seconds:.2f}x py-draughts")
+
+
+if __name__ == "__main__":
+    main()
