@@ -203,7 +203,16 @@ class Game:
     the tags (listing, indexing, selecting) does not pay for it.
     """
 
-    __slots__ = ("_body", "_loader", "source", "syntax_error", "tags", "terminator", "warnings")
+    __slots__ = (
+        "_body",
+        "_loader",
+        "raw",
+        "source",
+        "syntax_error",
+        "tags",
+        "terminator",
+        "warnings",
+    )
 
     def __init__(
         self,
@@ -220,6 +229,7 @@ class Game:
         self.source = source or Source()
         self.warnings: list[str] = []
         self.syntax_error: PdnSyntaxError | None = None
+        self.raw = ""  # the game's text as read, from its first tag to its terminator
 
     @property
     def body(self) -> list[Node]:

@@ -253,6 +253,10 @@ class _Builder:
         self.game = self._new()
         self.has_moves = False
         self.escapes: list[int] = []  # lines of literal "\r" junk in the current game
+        self.start: int | None = None  # where the current game's text starts in the chunk
+        self.end = 0  # and ends
+        self.last_start = 0  # where the text of the game before starts
+        self.open_end = False  # the last item was a variation: the text runs on
 
     def _new(self) -> Game:
         source = Source(self.file, self.index, self.chunk.line, self.chunk.offset, self.encoding)
@@ -261,7 +265,11 @@ class _Builder:
     def _line(self, tok: Token) -> int:
         return self.chunk.line + (tok.line or 1) - 1
 
-    def _finish(self, terminator: str | None) -> None:
+    def _finish(self, terminator: str | None, next_start: int | None = None) -> None:
+        if self.open_end:
+            tail = self.chunk.text[self.end : next_start]
+            self.end += len(tail.rstrip())
+            self.open_end = False
         g = self.game
         g.terminator = terminator
         if self.escapes:
@@ -278,9 +286,13 @@ class _Builder:
                 loader = last._loader
                 if isinstance(loader, _Loader):
                     loader.items.extend(items)
+                    last.raw = self.chunk.text[self.last_start : self.end]
             self.items = []
+            self.start = None
             return
         if len(g.tags) or items or g.terminator:
+            g.raw = self.chunk.text[self.start or 0 : self.end]
+            self.last_start = self.start or 0
             g.body = []
             if items:
                 g._body = None
@@ -290,6 +302,24 @@ class _Builder:
         self.game = self._new()
         self.items = []
         self.has_moves = False
+        self.start = None
+
+    def _extent(self, item: Tree[Token] | Token) -> None:
+        """Note where *item* lies, to keep the game's text.
+
+        A variation has no position of its own: when one ends a game, the game's text runs to
+        the next item (its closing parenthesis is in between).
+        """
+        if isinstance(item, Tree):
+            self.open_end = True
+            return
+        if self.start is None:
+            self.start = item.start_pos or 0
+        if self.open_end:
+            tail = self.chunk.text[self.end : item.start_pos]
+            self.end += len(tail.rstrip())
+        self.end = max(self.end, item.end_pos or 0)
+        self.open_end = False
 
     def build(self, tree: Tree[Token]) -> list[Game]:
         for item in tree.children:
@@ -297,7 +327,8 @@ class _Builder:
                 tok = item.children[0]
                 assert isinstance(tok, Token)
                 if self.has_moves:
-                    self._finish(None)
+                    self._finish(None, tok.start_pos)
+                self._extent(tok)
                 if not len(self.game.tags) and not self.items:
                     self.game.source.line = self._line(tok)
                 for m in _TAG_RE.finditer(tok):
@@ -309,10 +340,13 @@ class _Builder:
                     else:
                         self.game.tags.add(*pair)
             elif isinstance(item, Token) and item.type in ("RESULT", "STAR"):
+                self._extent(item)
                 self._finish(str(item))
             elif isinstance(item, Token) and item.type == "JUNK" and item.startswith("\\"):
+                self._extent(item)
                 self.escapes.append(self._line(item))  # a literal \r after a tag
             else:
+                self._extent(item)
                 if isinstance(item, Token) and item.type in ("RUN", "SETUP"):
                     if not self.has_moves and not len(self.game.tags) and not self.items:
                         self.game.source.line = self._line(item)
@@ -468,6 +502,7 @@ def _salvage(chunk: Chunk, file: str, index: int, encoding: str, error: PdnSynta
         if pair:
             game.tags.add(*pair)
     game.syntax_error = error
+    game.raw = chunk.text
     return game
 
 
@@ -595,7 +630,13 @@ def read_games(
 
 def _trailing_lone_tag(game: Game, count: int) -> bool:
     """A lone tag after the last game, such as [FILENAME ""]: not a game of its own."""
-    return count > 1 and len(game.tags) == 1 and not game.body and not game.terminator
+    return (
+        count > 1
+        and game.syntax_error is None
+        and len(game.tags) == 1
+        and not game.body
+        and not game.terminator
+    )
 
 
 def read_file(source: PdnSource) -> ReadResult:

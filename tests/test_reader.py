@@ -266,3 +266,16 @@ def test_headers_only_and_select_skip_the_movetext(corpus: Path) -> None:
 def test_move_node_keeps_raw_text() -> None:
     m = one("1. 01 - 06 *").mainline()[0]  # type: ignore[attr-defined]
     assert isinstance(m, MoveNode) and m.text == "1-6" and m.raw == "01 - 06"
+
+
+def test_each_game_keeps_its_raw_text() -> None:
+    games = read_string(
+        '[Event "a"]\n1. 32-28 (33-29) 19-23 1-0 {after}\n[Event "b"]\n1. 31-27 (32-28)\n\n'
+        '[Event "c"]\n1. 31-27 (a b) *\n'
+    )
+    assert [g.raw for g in games] == [
+        '[Event "a"]\n1. 32-28 (33-29) 19-23 1-0 {after}',
+        '[Event "b"]\n1. 31-27 (32-28)',
+        '[Event "c"]\n1. 31-27 (a b) *',
+    ]
+    assert games[2].syntax_error is not None  # a broken last game is never dropped
