@@ -9,12 +9,25 @@ import time
 from pathlib import Path
 from typing import Annotated, NoReturn
 
+import pandas as pd
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
+from sqlalchemy import Engine
 
 from pdn import __version__
+from pdn.db.questions import (
+    DRAW_GROUPS,
+    GameFilter,
+    QuestionError,
+    draw_stats,
+    find_games,
+    game_texts,
+    opening_stats,
+)
+from pdn.db.questions import explore as explore_position
+from pdn.db.store import DEFAULT_DB, DatabaseRefused, import_paths, open_database
 from pdn.drawrules import RULE_SETS
 from pdn.fen import FenError, parse_fen
 from pdn.files import MissingPathError, pdn_files
@@ -236,6 +249,211 @@ def validate(
     raise typer.Exit(0 if summary.ok else 1)
 
 
+# -- database --------------------------------------------------------------------------------
+
+DbOpt = Annotated[
+    str, typer.Option("--db", help="SQLite file or SQLAlchemy URL (postgresql+psycopg://...).")
+]
+FORMATS = ("table", "csv", "json", "parquet")
+FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet.")]
+OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write here, not stdout.")]
+
+
+def _engine(db: str, create: bool = False) -> Engine:
+    try:
+        return open_database(db, create=create)
+    except DatabaseRefused as exc:
+        fail(str(exc))
+
+
+def _emit(frame: pd.DataFrame, fmt: str, output: Path | None, title: str) -> None:
+    """Print a frame as a table, or write it as CSV, JSON (records) or Parquet."""
+    if fmt not in FORMATS:
+        fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if frame.empty:
+        err.print(f"{title}: nothing found", markup=False, highlight=False)
+    if fmt == "table":
+        table = Table(*[str(c) for c in frame.columns], title=title)
+        for row in frame.itertuples(index=False):
+            table.add_row(*["" if pd.isna(v) else str(v) for v in row])
+        (Console(file=output.open("w", encoding="utf-8")) if output else out).print(table)
+    elif fmt == "parquet":
+        if output is None:
+            fail("--format parquet needs --output FILE")
+        try:
+            frame.to_parquet(output, index=False)
+        except ImportError:
+            fail("--format parquet needs pyarrow: pip install 'pdn-toolkit[parquet]'")
+    else:
+        text = (
+            frame.to_csv(index=False)
+            if fmt == "csv"
+            else frame.to_json(orient="records", lines=True, force_ascii=False)
+        )
+        if output:
+            output.write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+
+
+@app.command("import")
+def import_command(
+    paths: Paths,
+    db: DbOpt = DEFAULT_DB,
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="Variant of games without GameType.")
+    ] = None,
+    rules: Annotated[str, typer.Option("--rules", help="Draw rules: seed or official.")] = "seed",
+    workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 1,
+) -> None:
+    """Replay and store every game (invalid ones too, with their errors); re-importing adds
+    nothing, and an interrupted import is completed by running it again."""
+    if rules not in RULE_SETS:
+        fail(f"--rules must be one of {', '.join(RULE_SETS)}, not {rules!r}")
+    if workers < 1:
+        fail(f"--workers must be 1 or more, not {workers}")
+    if variant:
+        _variant(variant)
+    try:
+        files = list(pdn_files(paths))
+    except MissingPathError as exc:
+        fail(str(exc))
+    engine = _engine(db, create=True)
+    progress = Progress(
+        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("games read"),
+        console=err, disable=not err.is_terminal, transient=True,
+    )  # fmt: skip
+    with progress:
+        task = progress.add_task("games", total=None)
+        stats = import_paths(
+            engine, files, variant, rules, workers, on_game=lambda: progress.advance(task)
+        )
+    table = Table("", "", title=f"Imported into {db}", show_header=False)
+    for label, value in (
+        ("files imported", stats.files),
+        ("files already imported", stats.skipped_files),
+        ("games read", stats.games),
+        ("games added", stats.added),
+        ("duplicates", stats.duplicates),
+        ("already imported (resumed)", stats.already),
+        ("invalid", stats.invalid),
+        ("syntax errors", stats.syntax_errors),
+    ):
+        table.add_row(label, str(value))
+    out.print(table)
+
+
+@app.command()
+def query(
+    db: DbOpt = DEFAULT_DB,
+    white: Annotated[str | None, typer.Option(help="White player contains.")] = None,
+    black: Annotated[str | None, typer.Option(help="Black player contains.")] = None,
+    player: Annotated[str | None, typer.Option(help="Either player contains.")] = None,
+    event: Annotated[str | None, typer.Option(help="Event contains.")] = None,
+    site: Annotated[str | None, typer.Option(help="Site contains.")] = None,
+    variant: Annotated[str | None, typer.Option("--variant", "-v", help="Variant.")] = None,
+    result: Annotated[
+        str | None, typer.Option(help="Result as written (1-0) or first, second, draw.")
+    ] = None,
+    date_from: Annotated[int | None, typer.Option(help="From this year.")] = None,
+    date_to: Annotated[int | None, typer.Option(help="Up to this year.")] = None,
+    moves: Annotated[
+        str | None,
+        typer.Option(help='Games reaching the position after these moves ("32-28 19-23").'),
+    ] = None,
+    fen: Annotated[str | None, typer.Option(help="Games reaching this position.")] = None,
+    limit: Annotated[int, typer.Option(help="At most this many games (0: all).")] = 100,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="table, csv, json, parquet or pdn.")
+    ] = "table",
+    output: OutputOpt = None,
+) -> None:
+    """The games that match; --format pdn exports them as a PDN archive, exactly as read."""
+    engine = _engine(db)
+    where = GameFilter(white, black, player, event, site, variant, result, date_from, date_to,
+                       moves, fen)  # fmt: skip
+    try:
+        frame = find_games(engine, where, limit or None)
+    except (QuestionError, UnknownVariantError, FenError) as exc:
+        fail(str(exc))
+    if fmt == "pdn":
+        texts = game_texts(engine, [int(i) for i in frame["id"]])
+        data = "\n\n".join(t.strip() for t in texts) + ("\n" if texts else "")
+        if output:
+            output.write_text(data, encoding="utf-8")
+        else:
+            sys.stdout.write(data)
+        if not texts:
+            err.print("no games match", markup=False, highlight=False)
+        return
+    _emit(frame, fmt, output, "games")
+
+
+@app.command()
+def explore(
+    variant: VariantOpt,
+    db: DbOpt = DEFAULT_DB,
+    moves: Annotated[str | None, typer.Option(help='Moves from the start ("32-28 19-23").')] = None,
+    fen: FenOpt = None,
+    fmt: FormatOpt = "table",
+    output: OutputOpt = None,
+) -> None:
+    """The moves played from a position, with games, wins, draws and score (transpositions too)."""
+    engine = _engine(db)
+    try:
+        frame = explore_position(engine, variant, moves, fen)
+    except (QuestionError, UnknownVariantError, FenError) as exc:
+        fail(str(exc))
+    _emit(frame, fmt, output, "moves played")
+
+
+stats_app = typer.Typer(help="Opening and draw statistics.", no_args_is_help=True)
+app.add_typer(stats_app, name="stats")
+
+
+@stats_app.command("openings")
+def stats_openings(
+    db: DbOpt = DEFAULT_DB,
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="Only this variant.")
+    ] = None,
+    plies: Annotated[int, typer.Option(help="Openings by their first N plies.")] = 6,
+    min_games: Annotated[int, typer.Option(help="Openings played at least this often.")] = 1,
+    ballots: Annotated[
+        bool, typer.Option("--ballots", help="English: by three-move ballot.")
+    ] = False,
+    fmt: FormatOpt = "table",
+    output: OutputOpt = None,
+) -> None:
+    """Openings with games, first-player wins, draws, second-player wins, score and draw rate."""
+    engine = _engine(db)
+    try:
+        frame = opening_stats(engine, variant, plies, min_games, ballots)
+    except (QuestionError, UnknownVariantError) as exc:
+        fail(str(exc))
+    _emit(frame, fmt, output, "openings")
+
+
+@stats_app.command("draws")
+def stats_draws(
+    db: DbOpt = DEFAULT_DB,
+    by: Annotated[str, typer.Option(help=f"Group by: {', '.join(DRAW_GROUPS)}.")] = "variant",
+    fmt: FormatOpt = "table",
+    output: OutputOpt = None,
+) -> None:
+    """Draw rates and how the draws came about: moves rule, repetition, agreement."""
+    engine = _engine(db)
+    try:
+        frame = draw_stats(engine, by)
+    except QuestionError as exc:
+        fail(str(exc))
+    _emit(frame, fmt, output, f"draws by {by}")
+
+
 def main() -> None:
     """Entry point of the `pdn` console script."""
     app()
+
+
+if __name__ == "__main__":
+    main()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator
 from functools import cache
 from typing import NamedTuple
@@ -128,6 +129,11 @@ class Position:
             self.black_men.bit_count(),
             self.black_kings.bit_count(),
         )
+
+    def digest(self) -> int:
+        """A stable signed 64-bit hash of variant, pieces and side to move (for databases)."""
+        text = f"{self.variant.name}:{self.hash_key()}".encode()
+        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big", signed=True)
 
     def hash_key(self) -> tuple[int, int, int, int, int]:
         """Everything that identifies the position for repetition."""

@@ -408,6 +408,10 @@ def replay_as(
     if final is not None:
         replay.positions.append(final)
         _check_result(replay, final)
+    elif replay.moves:  # stopped at an error: the position reached before it
+        replay.positions.append(replay.positions[-1].play(replay.moves[-1]))
+    else:
+        replay.positions.append(start)
     return replay
 
 

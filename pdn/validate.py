@@ -123,7 +123,7 @@ def _span_options(path: Path, span: Span | None, variant: str | None, rules: str
     return [game_options(g, v, rules) for g in read_games(path, span=span)]
 
 
-class _Chooser:
+class Chooser:
     """Picks each game's report in file order: where several variants fit, the one the games
     before it in the same file were (archives hold one variant); numbers games across spans."""
 
@@ -146,7 +146,7 @@ def validate_games(
     games: Iterable[Game], variant: Variant | None = None, rules: str = "seed"
 ) -> Iterator[GameReport]:
     """Reports for the games of one file, in order."""
-    chooser = _Chooser()
+    chooser = Chooser()
     for game in games:
         report = chooser(game_options(game, variant, rules))
         report.index = game.source.index + 1
@@ -177,7 +177,7 @@ def validate_paths(
         get_variant(variant)  # fail early on a bad name
     if workers <= 1:
         for f in files:
-            chooser = _Chooser()
+            chooser = Chooser()
             for options in _span_options(f, None, variant, rules):
                 yield chooser(options)
             if on_file:
@@ -197,10 +197,10 @@ def validate_paths(
             [variant] * len(tasks),
             [rules] * len(tasks),
         )
-        chooser = _Chooser()
+        chooser = Chooser()
         for (f, span), span_options in zip(tasks, results, strict=True):
             if span is None or span.start == 0:
-                chooser = _Chooser()
+                chooser = Chooser()
             for options in span_options:
                 yield chooser(options)
             if on_file and (span is None or span.end == f.stat().st_size):

@@ -1,0 +1,25 @@
+"""Tournament opening ballots: the English three-move ballots, recognised by position."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+
+from pdn.fen import parse_fen
+from pdn.variants import get_variant
+
+
+@cache
+def three_move_ballots() -> dict[int, str]:
+    """Position digest after the three ballot moves → ballot name (``"001 09-13 21-17 05-09"``)."""
+    data = json.loads(files("pdn").joinpath("data/3move_english.json").read_text("utf-8"))
+    english = get_variant("english")
+    return {parse_fen(fen, english).digest(): name for name, fen in data["all"].items()}
+
+
+@cache
+def losing_ballots() -> frozenset[str]:
+    """Names of the ballots known to lose."""
+    data = json.loads(files("pdn").joinpath("data/3move_english.json").read_text("utf-8"))
+    return frozenset(data["lost"])
