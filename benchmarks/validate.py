@@ -49,9 +49,8 @@ def main() -> None:
     oca = corpus_file("english/OCA_2.0.pdn")
     for workers in (1, 2):
         seconds, n = timed(lambda w=workers: sum(1 for _ in validate_paths([oca], workers=w)))
-        print(
-            f"OCA_2.0.pdn, {workers} worker(s): {n} games in {seconds:.1f} s, {n / seconds:,.0f} games/s"
-        )
+        rate = f"{n / seconds:,.0f} games/s"
+        print(f"OCA_2.0.pdn, {workers} worker(s): {n} games in {seconds:.1f} s, {rate}")
     folder = CORPUS / "international"
     for workers in (1, 2):
         seconds, n = timed(lambda w=workers: sum(1 for _ in validate_paths([folder], workers=w)))
@@ -66,9 +65,8 @@ def main() -> None:
     theirs = other_library("py-draughts", THEIRS.format(path=str(path)))
     if theirs:
         rate = theirs["games"] / theirs["seconds"]
-        print(
-            f"  py-draughts {theirs['seconds']:6.2f} s {rate:8,.0f} games/s ({theirs['games']} replayed)"
-        )
+        seconds_theirs = theirs["seconds"]
+        print(f"  py-draughts {seconds_theirs:6.2f} s {rate:8,.0f} games/s ({theirs['games']} ok)")
         print(f"  pdn is {theirs['seconds'] / seconds:.2f}x py-draughts")
 
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,14 +34,13 @@ from pdn.fen import to_fen
 from pdn.files import pdn_files
 from pdn.game import Game
 from pdn.notation import MoveForm, move_text
-from pdn.reader import Span, detect_encoding, game_spans, read_games
-from pdn.replay import Replay, replay_options
-from pdn.validate import Chooser, GameReport, report_game
+from pdn.reader import Span, detect_encoding, read_games
+from pdn.replay import Replay, replay_game
+from pdn.validate import GameReport, file_tasks, report_game, run_tasks
 from pdn.variants import get_variant
 
 DEFAULT_DB = "draughts.db"
 BATCH = 500
-SPAN_BYTES = 1 << 20
 
 
 class DatabaseRefused(Exception):
@@ -126,12 +124,12 @@ class Record:
         return self
 
 
-def _records(game: Game, variant: str | None, rules: str) -> list[Record]:
-    """The records of one game under each variant it could be (chosen later, in file order)."""
+def _record(game: Game, variant: str | None, rules: str, prefer: str | None) -> Record:
+    """The record of one game, built."""
     if game.syntax_error is not None:
-        return [Record(report_game(game, None), game, None)]
-    v = get_variant(variant) if variant else None
-    return [Record(report_game(game, r), game, r) for r in replay_options(game, v, rules)]
+        return Record(report_game(game, None), game, None).build()
+    replay = replay_game(game, get_variant(variant) if variant else None, rules, prefer)
+    return Record(report_game(game, replay), game, replay).build()
 
 
 def _ply_rows(replay: Replay) -> list[dict[str, Any]]:
@@ -201,10 +199,10 @@ def _game_row(
 
 
 def span_records(
-    path: Path, span: Span | None, variant: str | None, rules: str
-) -> list[list[Record]]:
+    path: Path, span: Span | None, variant: str | None, rules: str, prefer: str | None
+) -> list[Record]:
     """Records for the games of a file or of one span of it (runs in worker processes)."""
-    return [_records(g, variant, rules) for g in read_games(path, span=span)]
+    return [_record(g, variant, rules, prefer) for g in read_games(path, span=span)]
 
 
 # -- import ----------------------------------------------------------------------------------
@@ -246,54 +244,50 @@ def import_paths(
     stats = ImportStats()
     if variant:
         get_variant(variant)
+    pending: list[tuple[int, Record]] = []
+    file_id = 0
+    present: set[int] = set()
+    index = 0
+    todo: list[Path] = []
+    ids: dict[Path, int] = {}
     for path in pdn_files(paths):
-        digest = _file_digest(path)
-        file_id, done = _source_file(engine, path, digest)
+        fid, done = _source_file(engine, path, _file_digest(path))
         if done:
             stats.skipped_files += 1
-            continue
-        stats.files += 1
-        present = _present_indexes(engine, file_id)
-        count = 0
-        pending: list[Record] = []
-        chooser = Chooser()
-        for options in _file_records(path, variant, rules, workers):
-            report = chooser([o.report for o in options])
-            record = next(o for o in options if o.report is report).build()
-            count += 1
+        else:
+            todo.append(path)
+            ids[path] = fid
+    tasks = file_tasks(todo, variant, rules, workers)
+    for task, records in run_tasks(span_records, tasks, variant, rules, workers):
+        if task.first:
+            stats.files += 1
+            file_id, index = ids[task.path], 0
+            present = _present_indexes(engine, file_id)
+        for record in records:
+            index += 1  # spans number their games from 1: count across the file
+            record.report.index = index
             stats.games += 1
             if on_game:
                 on_game()
-            if report.index in present:
+            if index in present:
                 stats.already += 1
                 continue
-            pending.append(record)
+            pending.append((file_id, record))
             if len(pending) >= batch:
-                _write(engine, file_id, pending, stats)
+                _write(engine, pending, stats)
                 pending = []
-        if pending:
-            _write(engine, file_id, pending, stats)
-        with engine.begin() as conn:
-            conn.execute(
-                update(SourceFile)
-                .where(SourceFile.id == file_id)
-                .values(complete=True, games=count)
-            )
-        stats.per_file[str(path)] = count
+        if task.last:
+            if pending:
+                _write(engine, pending, stats)
+                pending = []
+            with engine.begin() as conn:
+                conn.execute(
+                    update(SourceFile)
+                    .where(SourceFile.id == file_id)
+                    .values(complete=True, games=index)
+                )
+            stats.per_file[str(task.path)] = index
     return stats
-
-
-def _file_records(
-    path: Path, variant: str | None, rules: str, workers: int
-) -> Iterator[list[Record]]:
-    if workers <= 1 or path.stat().st_size <= SPAN_BYTES:
-        yield from (_records(g, variant, rules) for g in read_games(path))
-        return
-    spans = game_spans(path, 4 * workers)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        n = len(spans)
-        for records in pool.map(span_records, [path] * n, spans, [variant] * n, [rules] * n):
-            yield from records
 
 
 def _source_file(engine: Engine, path: Path, digest: str) -> tuple[int, bool]:
@@ -328,9 +322,9 @@ def _present_indexes(engine: Engine, file_id: int) -> set[int]:
         return {r[0] for r in rows}
 
 
-def _write(engine: Engine, file_id: int, records: list[Record], stats: ImportStats) -> None:
+def _write(engine: Engine, batch: list[tuple[int, Record]], stats: ImportStats) -> None:
     """Write one batch of games in one transaction."""
-    hashes = list({r.row["game_hash"] for r in records})
+    hashes = list({r.row["game_hash"] for _, r in batch})
     with engine.begin() as conn:
         known: dict[str, int] = {}
         for i in range(0, len(hashes), 500):
@@ -347,7 +341,7 @@ def _write(engine: Engine, file_id: int, records: list[Record], stats: ImportSta
         tags: list[dict[str, Any]] = []
         plies: list[dict[str, Any]] = []
         occurrences: list[dict[str, Any]] = []
-        for r in records:
+        for file_id, r in batch:
             h = r.row["game_hash"]
             if r.report.syntax_error:
                 stats.syntax_errors += 1
@@ -381,11 +375,16 @@ def _write(engine: Engine, file_id: int, records: list[Record], stats: ImportSta
                     "duplicate": False,
                 }
             )
-        for model, rows in (
-            (GameRow, games),
-            (TagRow, tags),
-            (PlyRow, plies),
-            (Occurrence, occurrences),
-        ):
-            if rows:
-                conn.execute(insert(model), rows)
+        if games:
+            conn.execute(insert(GameRow), games)
+        for model, rows in ((TagRow, tags), (PlyRow, plies), (Occurrence, occurrences)):
+            if rows:  # plain rows through the driver: the bulk of an import's writing
+                columns = list(rows[0])
+                marks = ", ".join(
+                    ["?" if conn.dialect.paramstyle == "qmark" else "%s"] * len(columns)
+                )
+                names = ", ".join(f'"{c}"' for c in columns)
+                conn.exec_driver_sql(
+                    f"INSERT INTO {model.__tablename__} ({names}) VALUES ({marks})",
+                    [tuple(r[c] for c in columns) for r in rows],
+                )

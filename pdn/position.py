@@ -173,7 +173,25 @@ class Position:
 
     def captures(self, keep_duplicates: bool = False) -> list[Move]:
         """The captures the rules allow (precedence applied); empty when there is none."""
-        men, kings, opp_men, opp_kings = self._sides()
+        if self.turn == WHITE:
+            men, kings, opp_men, opp_kings = (
+                self.white_men,
+                self.white_kings,
+                self.black_men,
+                self.black_kings,
+            )
+        else:
+            men, kings, opp_men, opp_kings = (
+                self.black_men,
+                self.black_kings,
+                self.white_men,
+                self.white_kings,
+            )
+        if not kings:  # the common case: a man can only take what stands next to it
+            g = self.geo
+            opp = opp_men | opp_kings
+            if not _capturing_men(g, self.turn, men, opp, g.mask & ~(men | opp)):
+                return []
         return _captures(
             self.geo, self.variant, self.turn, men, kings, opp_men, opp_kings, keep_duplicates
         )

@@ -282,10 +282,8 @@ class _Line:
                 quiet = _quiet_count(quiet, move, before, rules)
                 key = pos.hash_key()
                 history[key] = history.get(key, 0) + 1
-                if not ended:
-                    if not pos.has_moves():
-                        ended = "win"
-                    elif history[key] >= rules.repetitions:
+                if not ended:  # a win can only be the last move: it is looked for at the end
+                    if history[key] >= rules.repetitions:
                         ended = "draw-repetition"
                     elif quiet >= 2 * rules.quiet_moves:
                         ended = rules.termination
@@ -293,6 +291,8 @@ class _Line:
                         replay.termination = ended
                         replay.termination_ply = ply
             ply += 1
+        if main and not ended and ply > first_ply and not pos.has_moves():
+            replay.termination, replay.termination_ply = "win", ply - 1
         if late:
             replay.warnings.append(
                 f"line {late[0].line}: {len(late)} moves played after the game ended "

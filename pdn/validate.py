@@ -8,13 +8,13 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pdn.board import WHITE
 from pdn.files import pdn_files
 from pdn.game import Game
 from pdn.reader import Span, game_spans, read_games
-from pdn.replay import MoveError, Replay, choose, replay_options
+from pdn.replay import MoveError, Replay, replay_game, replay_options
 from pdn.variants import Variant, get_variant
 
 
@@ -107,60 +107,110 @@ def _error(e: MoveError) -> dict[str, Any]:
     }
 
 
-Options = list[GameReport]  # the reports a game could get, one per fitting variant
-
-
-def game_options(game: Game, variant: Variant | None = None, rules: str = "seed") -> Options:
-    """The reports of one game under each variant it could be (see replay_options)."""
-    if game.syntax_error is not None:
-        return [report_game(game, None)]
-    return [report_game(game, r) for r in replay_options(game, variant, rules)]
-
-
-def _span_options(path: Path, span: Span | None, variant: str | None, rules: str) -> list[Options]:
-    """Options for every game of a file or of one span of it (runs in worker processes)."""
-    v = get_variant(variant) if variant else None
-    return [game_options(g, v, rules) for g in read_games(path, span=span)]
-
-
-class Chooser:
-    """Picks each game's report in file order: where several variants fit, the one the games
-    before it in the same file were (archives hold one variant); numbers games across spans."""
-
-    def __init__(self) -> None:
-        self.prefer: str | None = None
-        self.index = 0
-
-    def __call__(self, options: Options) -> GameReport:
-        pick, others = choose(options, lambda r: r.variant or "", lambda r: not r.errors,
-                              self.prefer)  # fmt: skip
-        pick.candidates = others
-        self.index += 1
-        pick.index = self.index
-        if pick.variant_source == "notation" and pick.plies:
-            self.prefer = pick.variant
-        return pick
+def file_preference(path: Path, variant: str | None, rules: str, look: int = 50) -> str | None:
+    """The variant of the first game in the file that its notation alone decides (and that has
+    moves): taken for the other games where several variants fit (archives hold one variant)."""
+    if variant:
+        return None
+    for i, game in enumerate(read_games(path)):
+        if i >= look:
+            break
+        if game.syntax_error is None and game.declared_variant is None and game.mainline():
+            first = replay_options(game, None, rules)[0]
+            if first.plies:
+                return first.variant.name
+    return None
 
 
 def validate_games(
-    games: Iterable[Game], variant: Variant | None = None, rules: str = "seed"
+    games: Iterable[Game],
+    variant: Variant | None = None,
+    rules: str = "seed",
+    prefer: str | None = None,
 ) -> Iterator[GameReport]:
-    """Reports for the games of one file, in order."""
-    chooser = Chooser()
+    """Reports for *games*; where several variants fit a game, *prefer* is taken if it does."""
     for game in games:
-        report = chooser(game_options(game, variant, rules))
-        report.index = game.source.index + 1
-        yield report
+        if game.syntax_error is not None:
+            yield report_game(game, None)
+        else:
+            yield report_game(game, replay_game(game, variant, rules, prefer))
+
+
+def _span_reports(
+    path: Path, span: Span | None, variant: str | None, rules: str, prefer: str | None
+) -> list[GameReport]:
+    """Reports for a file or one span of it (runs in worker processes)."""
+    v = get_variant(variant) if variant else None
+    return list(validate_games(read_games(path, span=span), v, rules, prefer))
 
 
 def validate_file(
     path: str | Path, variant: str | None = None, rules: str = "seed"
 ) -> list[GameReport]:
     """Reports for every game of one file."""
-    return list(validate_games(read_games(path), get_variant(variant) if variant else None, rules))
+    path = Path(path)
+    return _span_reports(path, None, variant, rules, file_preference(path, variant, rules))
 
 
 SPAN_BYTES = 1 << 20  # files larger than this are cut into spans when there are workers
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A file, or a span of one, to be read by a worker; *prefer* is the file's preference."""
+
+    path: Path
+    span: Span | None
+    prefer: str | None
+
+    @property
+    def first(self) -> bool:
+        """Whether the task starts its file."""
+        return self.span is None or self.span.start == 0
+
+    @property
+    def last(self) -> bool:
+        """Whether the task ends its file."""
+        return self.span is None or self.span.end == self.path.stat().st_size
+
+
+def file_tasks(files: Iterable[Path], variant: str | None, rules: str, workers: int) -> list[Task]:
+    """The work for *files*: whole files, or spans of whole games of large ones for workers."""
+    tasks: list[Task] = []
+    for f in files:
+        prefer = file_preference(f, variant, rules)
+        if workers > 1 and f.stat().st_size > SPAN_BYTES:
+            tasks.extend(Task(f, s, prefer) for s in game_spans(f, 4 * workers))
+        else:
+            tasks.append(Task(f, None, prefer))
+    return tasks
+
+
+def run_tasks(
+    work: Callable[[Path, Span | None, str | None, str, str | None], list[T]],
+    tasks: list[Task],
+    variant: str | None,
+    rules: str,
+    workers: int,
+) -> Iterator[tuple[Task, list[T]]]:
+    """Each task with the results of *work* on it, in task order, in *workers* processes."""
+    if workers <= 1:
+        for t in tasks:
+            yield t, work(t.path, t.span, variant, rules, t.prefer)
+        return
+    n = len(tasks)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        results = pool.map(
+            work,
+            [t.path for t in tasks],
+            [t.span for t in tasks],
+            [variant] * n,
+            [rules] * n,
+            [t.prefer for t in tasks],
+        )
+        yield from zip(tasks, results, strict=True)
 
 
 def validate_paths(
@@ -175,36 +225,18 @@ def validate_paths(
     files = list(pdn_files(paths))
     if variant:
         get_variant(variant)  # fail early on a bad name
-    if workers <= 1:
-        for f in files:
-            chooser = Chooser()
-            for options in _span_options(f, None, variant, rules):
-                yield chooser(options)
-            if on_file:
-                on_file(f)
-        return
-    tasks: list[tuple[Path, Span | None]] = []
-    for f in files:
-        if f.stat().st_size > SPAN_BYTES:
-            tasks.extend((f, s) for s in game_spans(f, 4 * workers))
-        else:
-            tasks.append((f, None))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = pool.map(
-            _span_options,
-            [f for f, _ in tasks],
-            [s for _, s in tasks],
-            [variant] * len(tasks),
-            [rules] * len(tasks),
-        )
-        chooser = Chooser()
-        for (f, span), span_options in zip(tasks, results, strict=True):
-            if span is None or span.start == 0:
-                chooser = Chooser()
-            for options in span_options:
-                yield chooser(options)
-            if on_file and (span is None or span.end == f.stat().st_size):
-                on_file(f)
+    index = 0
+    for task, reports in run_tasks(
+        _span_reports, file_tasks(files, variant, rules, workers), variant, rules, workers
+    ):
+        if task.first:
+            index = 0
+        for report in reports:  # spans number their games from 1: count across the file
+            index += 1
+            report.index = index
+            yield report
+        if on_file and task.last:
+            on_file(task.path)
 
 
 @dataclass(slots=True)

@@ -11,6 +11,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from conftest import corpus_dir
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
 from pdn.db.schema import GameRow, Occurrence, PlyRow, SourceFile, TagRow
 from pdn.db.store import DatabaseRefused, import_paths, open_database
+from pdn.reader import read_games
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 POSTGRES = os.environ.get("PDN_TEST_POSTGRES")
@@ -126,20 +128,22 @@ def test_import_the_whole_corpus(db: str) -> None:
 
 
 def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) -> None:
-    path = corpus_dir() / "english" / "OCA_2.0.pdn"
+    # the first 4000 games of the OCA archive, imported in batches of 500 and killed mid-way
+    oca = corpus_dir() / "english" / "OCA_2.0.pdn"
+    path = tmp_path / "oca-4000.pdn"
+    path.write_text("\n\n".join(g.raw for g in islice(read_games(oca), 4000)), encoding="utf-8")
     target = tmp_path / "killed.db"
     cmd = [sys.executable, "-m", "pdn.cli.app", "import", str(path), "--db", str(target)]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # wait until some batches are in
-        time.sleep(0.5)
-        if target.exists() and _games(target) >= 1500:
+    while time.monotonic() < deadline and proc.poll() is None:  # until some batches are in
+        time.sleep(0.2)
+        if target.exists() and _games(target) >= 1000:
             break
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     killed = _games(target)
-    assert 0 < killed < 22621
+    assert 0 < killed < 4000
     with sqlite3.connect(target) as conn:  # every stored game is whole
         torn = conn.execute(
             "SELECT count(*) FROM games g WHERE g.plies != "
@@ -151,9 +155,14 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
         assert conn.execute("SELECT complete FROM source_files").fetchone()[0] == 0
     engine = open_database(str(target))
     stats = import_paths(engine, [path])
-    assert stats.already >= killed and stats.added + stats.duplicates + stats.already == 22621
-    assert count(engine, Occurrence) == 22621
+    assert stats.already >= killed and stats.added + stats.duplicates + stats.already == 4000
+    assert count(engine, Occurrence) == 4000
+    clean = open_database(str(tmp_path / "clean.db"))
+    import_paths(clean, [path])
+    assert count(engine, GameRow) == count(clean, GameRow)
+    assert count(engine, PlyRow) == count(clean, PlyRow)
     engine.dispose()
+    clean.dispose()
 
 
 def _games(path: Path) -> int:
