@@ -17,6 +17,7 @@ from rich.table import Table
 from sqlalchemy import Engine
 
 from pdn import __version__
+from pdn.convert import Captures, Style, convert_paths
 from pdn.db.questions import (
     DRAW_GROUPS,
     GameFilter,
@@ -35,7 +36,7 @@ from pdn.listing import list_games
 from pdn.notation import MoveForm, move_text
 from pdn.position import Position, perft
 from pdn.validate import Summary, validate_paths
-from pdn.variants import UnknownVariantError, Variant, get_variant
+from pdn.variants import Notation, UnknownVariantError, Variant, get_variant
 
 app = typer.Typer(
     help="Read, check and study draughts games in PDN.",
@@ -249,14 +250,75 @@ def validate(
     raise typer.Exit(0 if summary.ok else 1)
 
 
-# -- database --------------------------------------------------------------------------------
-
 DbOpt = Annotated[
     str, typer.Option("--db", help="SQLite file or SQLAlchemy URL (postgresql+psycopg://...).")
 ]
 FORMATS = ("table", "csv", "json", "parquet")
 FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet.")]
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write here, not stdout.")]
+
+
+@app.command()
+def convert(
+    paths: Paths,
+    output: OutputOpt = None,
+    to: Annotated[
+        str, typer.Option("--to", help="pdn, json (a line per game) or csv (a row per move).")
+    ] = "pdn",
+    squares: Annotated[
+        str | None, typer.Option(help="numeric or algebraic (default: the variant's own).")
+    ] = None,
+    captures: Annotated[
+        str,
+        typer.Option(
+            help="short (PDN 3.0), long (PDN 3.0 long form) or full (every landing square)."
+        ),
+    ] = "short",
+    separator: Annotated[str | None, typer.Option(help="Capture separator: x or ':'.")] = None,
+    result_style: Annotated[
+        str | None,
+        typer.Option(help="international (2-0, 1-1, 0-2) or default (1-0, 1/2-1/2, 0-1)."),
+    ] = None,
+    gametype: Annotated[str, typer.Option(help="GameType tag: short (20) or long.")] = "short",
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="Variant of games without GameType.")
+    ] = None,
+) -> None:
+    """Replay each game and write it normalised; games that do not replay are written unchanged,
+    with a warning naming them."""
+    for name, value, allowed in (
+        ("--to", to, ("pdn", "json", "csv")),
+        ("--squares", squares, (None, "numeric", "algebraic")),
+        ("--captures", captures, ("short", "long", "full")),
+        ("--separator", separator, (None, "x", ":")),
+        ("--result-style", result_style, (None, "international", "default")),
+        ("--gametype", gametype, ("short", "long")),
+    ):
+        if value not in allowed:
+            choices = ", ".join(str(a) for a in allowed if a)
+            fail(f"{name} must be one of {choices}, not {value!r}")
+    notation = Notation(squares) if squares else None
+    style = Style(notation, Captures(captures), separator, result_style, gametype)
+    if variant:
+        _variant(variant)
+    kept = 0
+    sink = output.open("w", encoding="utf-8", newline="") if output else sys.stdout
+    try:
+        for piece, warning in convert_paths(paths, to, style, variant):
+            sink.write(piece)
+            if warning:
+                kept += 1
+                err.print(warning, markup=False, highlight=False)
+    except (MissingPathError, ValueError) as exc:
+        fail(str(exc))
+    finally:
+        if output:
+            sink.close()
+    if kept:
+        err.print(f"{kept} games kept as written", markup=False, highlight=False)
+
+
+# -- database --------------------------------------------------------------------------------
 
 
 def _engine(db: str, create: bool = False) -> Engine:
