@@ -13,7 +13,7 @@ from pathlib import Path
 from _env import CORPUS, corpus_file, other_library, timed
 from pdn.reader import read_games, read_string
 from pdn.replay import replay_game
-from pdn.validate import validate_paths
+from pdn.validate import validate_file, validate_paths
 from pdn.writer import write_game
 
 THEIRS = """
@@ -57,17 +57,24 @@ def main() -> None:
         print(f"international/ ({n} games, {workers} worker(s)): {n / seconds:,.0f} games/s")
 
     texts = international_games()
-    path = Path(tempfile.gettempdir()) / "pdn-bench-international.json"
-    path.write_text(json.dumps(texts), encoding="utf-8")
+    tmp = Path(tempfile.gettempdir())
+    (tmp / "pdn-bench-international.json").write_text(json.dumps(texts), encoding="utf-8")
+    archive = tmp / "pdn-bench-international.pdn"
+    archive.write_text("\n\n".join(texts), encoding="utf-8")
+    print(f"the same {len(texts)} International games (valid, no setup), read and replayed:")
+    seconds, _ = timed(lambda: validate_file(archive, "international"))
+    print(f"  pdn validate (one file)       {seconds:6.2f} s {len(texts) / seconds:8,.0f} games/s")
+    ours = seconds
     seconds, _ = timed(lambda: [replay_game(read_string(t)[0]) for t in texts])
-    print(f"same {len(texts)} International games, one at a time (parse + replay):")
-    print(f"  pdn         {seconds:6.2f} s {len(texts) / seconds:8,.0f} games/s")
-    theirs = other_library("py-draughts", THEIRS.format(path=str(path)))
+    print(f"  pdn, one text at a time       {seconds:6.2f} s {len(texts) / seconds:8,.0f} games/s")
+    theirs = other_library(
+        "py-draughts", THEIRS.format(path=str(tmp / "pdn-bench-international.json"))
+    )
     if theirs:
         rate = theirs["games"] / theirs["seconds"]
         seconds_theirs = theirs["seconds"]
-        print(f"  py-draughts {seconds_theirs:6.2f} s {rate:8,.0f} games/s ({theirs['games']} ok)")
-        print(f"  pdn is {theirs['seconds'] / seconds:.2f}x py-draughts")
+        print(f"  py-draughts Board.from_pdn    {seconds_theirs:6.2f} s {rate:8,.0f} games/s")
+        print(f"  pdn validate is {seconds_theirs / ours:.2f}x py-draughts on one core")
 
 
 if __name__ == "__main__":

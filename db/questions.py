@@ -181,30 +181,43 @@ def opening_stats(
     ballot), with the moves of the first game that reached it and its score."""
     if plies < 1:
         raise QuestionError("--plies must be 1 or more")
-    if ballots:
+    if ballots:  # the position after three plies is stored with each game
+        key = GameRow.opening_hash
+        query = (
+            select(
+                key.label("position"),
+                GameRow.outcome,
+                func.count().label("n"),
+                func.min(GameRow.id).label("game"),
+            )
+            .where(GameRow.variant == "english", key.is_not(None))
+            .group_by(key, GameRow.outcome)
+        )
         variant, plies = "english", 3
-    query = (
-        select(PlyRow.after.label("position"), GameRow.outcome, func.count().label("n"))
-        .join(GameRow, GameRow.id == PlyRow.game_id)
-        .where(PlyRow.ply == plies)
-        .group_by(PlyRow.after, GameRow.outcome)
-    )
-    first = select(PlyRow.after.label("position"), func.min(PlyRow.game_id).label("game"))
-    first = first.where(PlyRow.ply == plies).group_by(PlyRow.after)
-    if variant:
-        name = get_variant(variant).name
-        query = query.where(GameRow.variant == name)
-        first = first.join(GameRow, GameRow.id == PlyRow.game_id).where(GameRow.variant == name)
+    else:
+        query = (
+            select(
+                PlyRow.after.label("position"),
+                GameRow.outcome,
+                func.count().label("n"),
+                func.min(PlyRow.game_id).label("game"),
+            )
+            .join(GameRow, GameRow.id == PlyRow.game_id)
+            .where(PlyRow.ply == plies)
+            .group_by(PlyRow.after, GameRow.outcome)
+        )
+        if variant:
+            query = query.where(GameRow.variant == get_variant(variant).name)
     with engine.connect() as conn:
         frame = pd.read_sql(query, conn)
-        examples = pd.read_sql(first, conn)
+        examples = frame.groupby("position", as_index=False)["game"].min()
         moves = pd.read_sql(
             select(GameRow.id.label("game"), GameRow.moves, GameRow.variant).where(
                 GameRow.id.in_(examples["game"].tolist())
             ),
             conn,
         )
-    scores = _scores(frame, "position")
+    scores = _scores(frame.drop(columns="game"), "position")
     scores = scores[scores["games"] >= min_games]
     named = examples.merge(moves, on="game")
     named["opening"] = named["moves"].str.split().str[:plies].str.join(" ")

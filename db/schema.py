@@ -116,5 +116,5 @@ class PlyRow(Base):
 
     __table_args__ = (
         Index("ix_plies_before", "before"),  # explorer and position search
-        Index("ix_plies_ply_after", "ply", "after"),  # openings by their first N plies
+        Index("ix_plies_ply_after", "ply", "after", "game_id"),  # openings by their first plies
     )

@@ -324,6 +324,14 @@ class Game:
         """What the result means: first player won, second player won, draw, unknown."""
         return outcome(self.result)
 
+    def winner(self, first: str) -> str | None:
+        """ "white" or "black" for a won game, where *first* ("W" or "B") is the side that moves
+        first in the variant: results are read first-player-first (spec/pdn.md §7), so 1-0 in an
+        English file is a Black win."""
+        second = "W" if first == "B" else "B"
+        side = {Outcome.FIRST: first, Outcome.SECOND: second}.get(self.outcome)
+        return {"W": "white", "B": "black"}.get(side or "")
+
     @property
     def year(self) -> int | None:
         """The year of the Date tag, best effort."""

@@ -279,3 +279,12 @@ def test_each_game_keeps_its_raw_text() -> None:
         '[Event "c"]\n1. 31-27 (a b) *',
     ]
     assert games[2].syntax_error is not None  # a broken last game is never dropped
+
+
+def test_result_meaning_follows_the_first_player_convention() -> None:
+    [english] = read_string('[GameType "21"]\n[Result "1-0"]\n1. 11-15 1-0')
+    assert english.outcome is Outcome.FIRST and english.winner("B") == "black"
+    [international] = read_string('[GameType "20"]\n[Result "0-2"]\n1. 32-28 0-2')
+    assert international.winner("W") == "black"
+    [draw] = read_string("1. 32-28 1-1")
+    assert draw.winner("W") is None and draw.outcome is Outcome.DRAW
