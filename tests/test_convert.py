@@ -136,7 +136,8 @@ def test_corpus_round_trip_through_the_other_notation(entry: object, tmp_path: P
     corpus_dir()
     path = entry.path  # type: ignore[attr-defined]
     direct = convert([path], Style())
-    for other in (Notation.NUMERIC, Notation.ALGEBRAIC):
-        there = tmp_path / f"{other.value}.pdn"
-        there.write_text(convert([path], Style(squares=other)), encoding="utf-8")
-        assert convert([there], Style()) == direct
+    algebraic = entry.variant in ("russian", "brazilian", "czech")  # type: ignore[attr-defined]
+    other = Notation.NUMERIC if algebraic else Notation.ALGEBRAIC
+    there = tmp_path / f"{other.value}.pdn"
+    there.write_text(convert([path], Style(squares=other)), encoding="utf-8")
+    assert convert([there], Style()) == direct
