@@ -181,6 +181,20 @@ def perft_command(
     out.print(f"{nodes / seconds if seconds else 0:,.0f} nodes/s", markup=False, highlight=False)
 
 
+def _replay_inputs(paths: list[Path], variant: str | None, rules: str, workers: int) -> list[Path]:
+    """The PDN files to replay, after checking the options that validate and import share."""
+    if rules not in RULE_SETS:
+        fail(f"--rules must be one of {', '.join(RULE_SETS)}, not {rules!r}")
+    if workers < 1:
+        fail(f"--workers must be 1 or more, not {workers}")
+    if variant:
+        _variant(variant)
+    try:
+        return list(pdn_files(paths))
+    except MissingPathError as exc:
+        fail(str(exc))
+
+
 def _summary_table(summary: Summary) -> Table:
     table = Table("", "games", title="Summary", show_header=False)
     for label, value in (
@@ -214,16 +228,7 @@ def validate(
     workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 1,
 ) -> None:
     """Replay every game: one line per problem, a summary, exit 1 if any game is invalid."""
-    if rules not in RULE_SETS:
-        fail(f"--rules must be one of {', '.join(RULE_SETS)}, not {rules!r}")
-    if workers < 1:
-        fail(f"--workers must be 1 or more, not {workers}")
-    if variant:
-        _variant(variant)
-    try:
-        files = list(pdn_files(paths))
-    except MissingPathError as exc:
-        fail(str(exc))
+    files = _replay_inputs(paths, variant, rules, workers)
     summary = Summary()
     sink = report.open("w", encoding="utf-8") if report else None
     progress = Progress(
@@ -370,16 +375,7 @@ def import_command(
 ) -> None:
     """Replay and store every game (invalid ones too, with their errors); re-importing adds
     nothing, and an interrupted import is completed by running it again."""
-    if rules not in RULE_SETS:
-        fail(f"--rules must be one of {', '.join(RULE_SETS)}, not {rules!r}")
-    if workers < 1:
-        fail(f"--workers must be 1 or more, not {workers}")
-    if variant:
-        _variant(variant)
-    try:
-        files = list(pdn_files(paths))
-    except MissingPathError as exc:
-        fail(str(exc))
+    files = _replay_inputs(paths, variant, rules, workers)
     engine = _engine(db, create=True)
     progress = Progress(
         TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("games read"),

@@ -173,20 +173,7 @@ class Position:
 
     def captures(self, keep_duplicates: bool = False) -> list[Move]:
         """The captures the rules allow (precedence applied); empty when there is none."""
-        if self.turn == WHITE:
-            men, kings, opp_men, opp_kings = (
-                self.white_men,
-                self.white_kings,
-                self.black_men,
-                self.black_kings,
-            )
-        else:
-            men, kings, opp_men, opp_kings = (
-                self.black_men,
-                self.black_kings,
-                self.white_men,
-                self.white_kings,
-            )
+        men, kings, opp_men, opp_kings = self._sides()
         if not kings:  # the common case: a man can only take what stands next to it
             g = self.geo
             opp = opp_men | opp_kings
@@ -263,20 +250,7 @@ def generate(pos: Position, keep_duplicates: bool = False) -> list[Move]:
     v = pos.variant
     g = pos.geo
     me = pos.turn
-    if me == WHITE:
-        men, kings, opp_men, opp_kings = (
-            pos.white_men,
-            pos.white_kings,
-            pos.black_men,
-            pos.black_kings,
-        )
-    else:
-        men, kings, opp_men, opp_kings = (
-            pos.black_men,
-            pos.black_kings,
-            pos.white_men,
-            pos.white_kings,
-        )
+    men, kings, opp_men, opp_kings = pos._sides()
     occupied = men | kings | opp_men | opp_kings
     captures = _captures(g, v, me, men, kings, opp_men, opp_kings, keep_duplicates)
     if captures and not v.capture_optional:
@@ -468,20 +442,7 @@ def count_moves(pos: Position, keep_duplicates: bool = False) -> int:
     """len(pos.legal_moves()), counting quiet moves without building them."""
     g = pos.geo
     me = pos.turn
-    if me == WHITE:
-        men, kings, opp_men, opp_kings = (
-            pos.white_men,
-            pos.white_kings,
-            pos.black_men,
-            pos.black_kings,
-        )
-    else:
-        men, kings, opp_men, opp_kings = (
-            pos.black_men,
-            pos.black_kings,
-            pos.white_men,
-            pos.white_kings,
-        )
+    men, kings, opp_men, opp_kings = pos._sides()
     occupied = men | kings | opp_men | opp_kings
     n = 0
     if kings or _capturing_men(g, me, men, opp_men | opp_kings, g.mask & ~occupied):

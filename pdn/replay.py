@@ -424,23 +424,17 @@ def _check_result(replay: Replay, final: Position) -> None:
     first = WHITE if replay.variant.first == "W" else BLACK
     winner_declared = {Outcome.FIRST: first, Outcome.SECOND: 1 - first}.get(outcome)
     side = "White" if loser == WHITE else "Black"
+    result = replay.game.result or ""
     if winner_declared == loser:
         hint = " (the file may follow the White-first result convention)" if first == BLACK else ""
-        replay.errors.append(
-            MoveError(
-                replay.plies, replay.game.result or "", replay.game.source.line, 1,
-                f"result {replay.game.result} says {side} won, but {side} has no legal move{hint}",
-                kind="result",
-            )
-        )  # fmt: skip
+        reason = f"result {result} says {side} won, but {side} has no legal move{hint}"
     elif outcome is Outcome.DRAW:
-        replay.errors.append(
-            MoveError(
-                replay.plies, replay.game.result or "", replay.game.source.line, 1,
-                f"result {replay.game.result} is a draw, but {side} has no legal move and lost",
-                kind="result",
-            )
-        )  # fmt: skip
+        reason = f"result {result} is a draw, but {side} has no legal move and lost"
+    else:
+        return
+    replay.errors.append(
+        MoveError(replay.plies, result, replay.game.source.line, 1, reason, kind="result")
+    )
 
 
 # -- public entry ---------------------------------------------------------------------------------
