@@ -16,10 +16,3 @@ def three_move_ballots() -> dict[int, str]:
     data = json.loads(files("pdn").joinpath("data/3move_english.json").read_text("utf-8"))
     english = get_variant("english")
     return {parse_fen(fen, english).digest(): name for name, fen in data["all"].items()}
-
-
-@cache
-def losing_ballots() -> frozenset[str]:
-    """Names of the ballots known to lose."""
-    data = json.loads(files("pdn").joinpath("data/3move_english.json").read_text("utf-8"))
-    return frozenset(data["lost"])

@@ -35,7 +35,6 @@ TAG_ALIASES = {
     "type de jeu": "GameType",
     "événement": "Event",
 }
-SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 
 @cache

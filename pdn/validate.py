@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -273,8 +272,3 @@ class Summary:
     def ok(self) -> bool:
         """Every game parsed and replayed without error."""
         return self.invalid == 0
-
-
-def default_workers() -> int:
-    """One worker per core."""
-    return os.cpu_count() or 1
