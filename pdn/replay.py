@@ -224,6 +224,8 @@ class _Line:
         rules = replay.rules
         ended: str | None = None
         late: list[MoveNode] = []  # main-line moves played after a rule ended the game
+        king_limit = pos.variant.frisian_orthogonal_captures  # Frisian: idle kings are limited
+        king_run = [0, 0]  # consecutive non-capturing king moves, per side
         if main:
             history[pos.hash_key()] = 1
         while i < len(nodes):
@@ -259,8 +261,12 @@ class _Line:
             except SquareError as exc:
                 self.error(ply, node, str(exc))
                 return None
+            if found and king_limit and king_run[pos.turn] >= KING_RUN:
+                found = [m for m in found if not _idle_king_move(pos, m)]
             if not found:
                 legal = pos.legal_moves()
+                if king_limit and king_run[pos.turn] >= KING_RUN:
+                    legal = [m for m in legal if not _idle_king_move(pos, m)]
                 if not legal:
                     reason = "the game is already over: the side to move has no legal move"
                 else:
@@ -273,6 +279,10 @@ class _Line:
                 move = found[0]
             if main and ended:
                 late.append(node)
+            if king_limit:
+                king_run[pos.turn] = (
+                    king_run[pos.turn] + 1 if move.by_king and not move.captured else 0
+                )
             pos = pos.play(move)
             for alt in node.variations:
                 self._variation(before, pos, alt, ply, node)
@@ -328,6 +338,15 @@ class _Line:
             return working[0]
         self.error(ply, node, f"ambiguous move: it fits {texts}")
         return (working or found)[0]
+
+
+KING_RUN = 3  # Frisian: a king moves at most three times in a row without capturing
+
+
+def _idle_king_move(pos: Position, move: Move) -> bool:
+    """A non-capturing king move while the side still has men (Frisian limits these)."""
+    men, _ = pos.pieces(pos.turn)
+    return move.by_king and not move.captured and bool(men)
 
 
 def _quiet_count(count: int, move: Move, before: Position, rules: DrawRules) -> int:

@@ -187,3 +187,15 @@ def test_tags_break_a_tie() -> None:
     assert candidate_variants(game)[0] == "italian"
     [game] = read_string('[Bianco "A"]\n*')
     assert candidate_variants(game)[0] == "italian"
+
+
+def test_frisian_king_moves_at_most_three_times_in_a_row() -> None:
+    # White: king a1 (46), man i1 (50); Black: a man walking h10-g9-f8-e7-d6 (4, 9, 13, 18,
+    # 22), off every line the king sees from a1 or b2 (41), so nothing can be taken.
+    # The king's fourth idle move in a row is refused while White still has a man.
+    game = '[GameType "40"]\n[FEN "W:WK46,50:B4"]\n1. 46-41 4-9 2. 41-46 9-13 3. 46-41 13-18 '
+    r = replay(game + "4. 41-46 *")
+    [e] = r.errors
+    assert (e.ply, e.move, e.reason, e.legal) == (7, "41-46", "illegal move", ["50-44", "50-45"])
+    assert replay(game + "4. 50-44 18-22 5. 41-46 *").valid  # a man move starts the count again
+    assert replay(game.replace('"40"', '"20"') + "4. 41-46 *").valid  # International: no limit
