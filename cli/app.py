@@ -17,6 +17,7 @@ from rich.table import Table
 from sqlalchemy import Engine
 
 from pdn import __version__
+from pdn.board import SquareError
 from pdn.convert import Captures, Style, convert_paths
 from pdn.db.questions import (
     DRAW_GROUPS,
@@ -29,12 +30,15 @@ from pdn.db.questions import (
 )
 from pdn.db.questions import explore as explore_position
 from pdn.db.store import DEFAULT_DB, DatabaseRefused, import_paths, open_database
+from pdn.diagram import svg_diagram
 from pdn.drawrules import RULE_SETS
 from pdn.fen import FenError, parse_fen
 from pdn.files import MissingPathError, pdn_files
 from pdn.listing import list_games
 from pdn.notation import MoveForm, move_text
 from pdn.position import Position, perft
+from pdn.reader import make_move
+from pdn.replay import candidates
 from pdn.validate import Summary, validate_paths
 from pdn.variants import Notation, UnknownVariantError, Variant, get_variant
 
@@ -253,6 +257,34 @@ def validate(
             sink.close()
     out.print(_summary_table(summary))
     raise typer.Exit(0 if summary.ok else 1)
+
+
+@app.command()
+def diagram(
+    variant: VariantOpt,
+    fen: FenOpt = None,
+    move: Annotated[
+        str | None, typer.Option("--move", help="Draw this move as an arrow (e.g. 32-28).")
+    ] = None,
+    flip: Annotated[bool, typer.Option("--flip", help="Black at the bottom.")] = False,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="SVG file.")] = None,
+) -> None:
+    """Draw a position as SVG, with the variant's numbering and an arrow for a move."""
+    pos = _position(_variant(variant), fen)
+    arrow = None
+    if move:
+        try:
+            found = candidates(pos, make_move(move).squares)
+        except SquareError as exc:
+            fail(str(exc))
+        if len(found) != 1:
+            fail(f"move {move!r} is {'ambiguous' if found else 'not legal'} in this position")
+        arrow = found[0]
+    svg = svg_diagram(pos, arrow, flip)
+    if output:
+        output.write_text(svg, encoding="utf-8")
+    else:
+        sys.stdout.write(svg)
 
 
 DbOpt = Annotated[
