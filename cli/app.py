@@ -17,7 +17,7 @@ from rich.table import Table
 from sqlalchemy import Engine
 
 from pdn import __version__
-from pdn.board import SquareError
+from pdn.board import WHITE, SquareError
 from pdn.convert import Captures, Style, convert_paths
 from pdn.db.questions import (
     DRAW_GROUPS,
@@ -37,8 +37,9 @@ from pdn.files import MissingPathError, pdn_files
 from pdn.listing import list_games
 from pdn.notation import MoveForm, move_text
 from pdn.position import Position, perft
-from pdn.reader import make_move
-from pdn.replay import candidates
+from pdn.reader import make_move, read_games
+from pdn.replay import candidates, replay_game
+from pdn.textboard import comments_at, move_list, text_board
 from pdn.validate import Summary, validate_paths
 from pdn.variants import Notation, UnknownVariantError, Variant, get_variant
 
@@ -285,6 +286,64 @@ def diagram(
         output.write_text(svg, encoding="utf-8")
     else:
         sys.stdout.write(svg)
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A PDN file.")],
+    game: Annotated[int, typer.Option("--game", "-g", help="Game number (1-based).")] = 1,
+    ply: Annotated[
+        int | None, typer.Option("--ply", "-p", help="Show the position after this ply.")
+    ] = None,
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="Variant if the game has no GameType.")
+    ] = None,
+    flip: Annotated[bool, typer.Option("--flip", help="Black at the bottom.")] = False,
+    svg: Annotated[
+        Path | None, typer.Option("--svg", help="Write one SVG diagram per position here.")
+    ] = None,
+) -> None:
+    """Show a game: the board after a ply, the moves with that one marked, its comments, and how
+    the game ended."""
+    try:
+        chosen = next((g for g in read_games(file) if g.source.index + 1 == game), None)
+    except OSError as exc:
+        fail(str(exc))
+    if chosen is None:
+        fail(f"{file}: there is no game {game}")
+    if chosen.syntax_error is not None:
+        fail(str(chosen.syntax_error))
+    replay = replay_game(chosen, _variant(variant) if variant else None)
+    last = len(replay.moves)
+    at = last if ply is None else ply
+    if not 0 <= at <= last:
+        fail(f"--ply must be between 0 and {last}")
+    pos = replay.positions[at]
+    first_is_white = replay.variant.first == "W"
+    offset = 0 if (replay.positions[0].turn == WHITE) == first_is_white else 1
+    out.print(
+        f"{chosen.white or '?'} - {chosen.black or '?'}  {chosen.event or ''}  "
+        f"{chosen.result or ''}  ({replay.variant.title})",
+        markup=False, highlight=False, soft_wrap=True,
+    )  # fmt: skip
+    out.print(text_board(pos, flip), markup=False, highlight=False)
+    out.print(f"after ply {at} of {last}; {'White' if pos.turn == WHITE else 'Black'} to move",
+              markup=False, highlight=False)  # fmt: skip
+    out.print(move_list(chosen, at, offset), markup=False, highlight=False)
+    for comment in comments_at(chosen, at):
+        out.print(f"{{{comment}}}", markup=False, highlight=False)
+    ended = replay.termination
+    if replay.termination_ply is not None:
+        ended += f" at ply {replay.termination_ply}"
+    out.print(f"ended: {ended}", markup=False, highlight=False)
+    for e in replay.errors:
+        out.print(f"error at ply {e.ply} ({e.move}): {e.reason}", markup=False, highlight=False)
+    if svg:
+        svg.mkdir(parents=True, exist_ok=True)
+        for i, position in enumerate(replay.positions):
+            move = replay.moves[i - 1] if i else None
+            (svg / f"ply-{i:03d}.svg").write_text(svg_diagram(position, move, flip), "utf-8")
+    raise typer.Exit(0 if replay.valid else 1)
 
 
 DbOpt = Annotated[
