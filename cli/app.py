@@ -17,6 +17,7 @@ from rich.table import Table
 from sqlalchemy import Engine
 
 from pdn import __version__
+from pdn.annotate import Notes, annotate_paths
 from pdn.board import WHITE, SquareError
 from pdn.convert import Captures, Style, convert_paths
 from pdn.db.questions import (
@@ -344,6 +345,38 @@ def replay_command(
             move = replay.moves[i - 1] if i else None
             (svg / f"ply-{i:03d}.svg").write_text(svg_diagram(position, move, flip), "utf-8")
     raise typer.Exit(0 if replay.valid else 1)
+
+
+@app.command("annotate")
+def annotate_command(
+    paths: Paths,
+    output: Annotated[Path, typer.Option("--output", "-o", help="The annotated PDN file.")],
+    fen_every: Annotated[int, typer.Option(help="Add the FEN every N plies (0: never).")] = 0,
+    material: Annotated[
+        bool, typer.Option("--material", help="Add the material after captures and crowning.")
+    ] = False,
+    events: Annotated[
+        bool,
+        typer.Option(
+            "--events/--no-events",
+            help="Comment multi-captures, crowning, draws by rule, illegal moves, the final FEN.",
+        ),
+    ] = True,
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="Variant of games without GameType.")
+    ] = None,
+) -> None:
+    """Write the games back with comments where something happens; their own comments kept."""
+    if fen_every < 0:
+        fail(f"--fen-every must be 0 or more, not {fen_every}")
+    if variant:
+        _variant(variant)
+    try:
+        with output.open("w", encoding="utf-8") as sink:
+            for text in annotate_paths(paths, Notes(events, fen_every, material), variant):
+                sink.write(text)
+    except (MissingPathError, OSError) as exc:
+        fail(str(exc))
 
 
 DbOpt = Annotated[

@@ -70,6 +70,7 @@ class Replay:
     candidates: list[str] = field(default_factory=list)  # other variants the game also fits
     rules: DrawRules = SEED
     moves: list[Move] = field(default_factory=list)  # the main line as replayed
+    nodes: list[MoveNode] = field(default_factory=list)  # the written move of each (its first part)
     plies: int = 0
     termination: str = "undecided"  # win, draw-40-moves (or other), draw-repetition, undecided
     termination_ply: int | None = None
@@ -288,6 +289,7 @@ class _Line:
                 self._variation(before, pos, alt, ply, node)
             if main:
                 replay.moves.append(move)
+                replay.nodes.append(node)
                 replay.positions.append(before)
                 quiet = _quiet_count(quiet, move, before, rules)
                 key = pos.hash_key()
