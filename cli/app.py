@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -30,6 +31,7 @@ from pdn.db.questions import (
     opening_stats,
 )
 from pdn.db.questions import explore as explore_position
+from pdn.db.report import html_report
 from pdn.db.store import DEFAULT_DB, DatabaseRefused, import_paths, open_database
 from pdn.diagram import svg_diagram
 from pdn.drawrules import RULE_SETS
@@ -630,6 +632,35 @@ def stats_draws(
     except QuestionError as exc:
         fail(str(exc))
     _emit(frame, fmt, output, f"draws by {by}")
+
+
+@app.command()
+def report(
+    sources: Annotated[
+        list[str], typer.Argument(help="A database (file.db or URL), or PDN files and folders.")
+    ],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file.")],
+) -> None:
+    """One self-contained HTML page about an archive: counts, draw rates, openings, a diagram."""
+    first = sources[0]
+    if len(sources) == 1 and ("://" in first or first.endswith((".db", ".sqlite"))):
+        engine = _engine(first)
+        title = f"Archive report: {first}"
+        _write_report(engine, title, output)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        engine = _engine(str(Path(tmp) / "report.db"), create=True)
+        try:
+            import_paths(engine, [Path(s) for s in sources])
+        except MissingPathError as exc:
+            fail(str(exc))
+        _write_report(engine, f"Archive report: {', '.join(sources)}", output)
+        engine.dispose()
+
+
+def _write_report(engine: Engine, title: str, output: Path) -> None:
+    output.write_text(html_report(engine, title), encoding="utf-8")
+    err.print(f"wrote {output}", markup=False, highlight=False)
 
 
 def main() -> None:

@@ -1,0 +1,139 @@
+"""A self-contained HTML page about an archive: counts, draw rates, openings, a diagram."""
+
+from __future__ import annotations
+
+from html import escape
+
+import pandas as pd
+from sqlalchemy import Engine, func, select
+
+from pdn.db.questions import draw_stats, opening_stats
+from pdn.db.schema import GameRow, PlyRow
+from pdn.diagram import svg_diagram
+from pdn.fen import parse_fen
+from pdn.position import Position
+from pdn.reader import make_move
+from pdn.replay import candidates
+from pdn.variants import get_variant
+
+OPENING_PLIES = 6
+
+
+def _table(frame: pd.DataFrame, caption: str) -> str:
+    head = "".join(f"<th>{escape(str(c))}</th>" for c in frame.columns)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{escape('' if pd.isna(v) else str(v))}</td>" for v in row) + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
+    return f"<table><caption>{escape(caption)}</caption><tr>{head}</tr>{rows}</table>"
+
+
+def bar_chart(labels: list[str], values: list[float], title: str, unit: str = "%") -> str:
+    """A horizontal bar chart as inline SVG (one bar per label)."""
+    width, bar, left = 640, 18, 220
+    top = max(values, default=0) or 1
+    height = 30 + bar * len(labels)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{escape(title)}">',
+        f'<text x="4" y="16" font-size="13" font-weight="bold">{escape(title)}</text>',
+    ]
+    for i, (label, value) in enumerate(zip(labels, values, strict=True)):
+        y = 24 + i * bar
+        w = (width - left - 60) * value / top
+        parts.append(
+            f'<text x="{left - 6}" y="{y + 12}" font-size="11" text-anchor="end">'
+            f"{escape(label[:34])}</text>"
+            f'<rect class="bar" x="{left}" y="{y + 2}" width="{w:.1f}" height="{bar - 4}" '
+            f'fill="#4a7fb5"/><text x="{left + w + 4:.1f}" y="{y + 12}" font-size="11">'
+            f"{value:g}{unit}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _common_position(engine: Engine) -> tuple[Position, str, int] | None:
+    """The position most often reached after the opening plies, with its moves and count."""
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(PlyRow.after, func.count().label("n"), func.min(PlyRow.game_id))
+            .where(PlyRow.ply == OPENING_PLIES)
+            .group_by(PlyRow.after)
+            .order_by(func.count().desc(), PlyRow.after)
+            .limit(1)
+        ).first()
+        if row is None:
+            return None
+        game = conn.execute(
+            select(GameRow.variant, GameRow.start_fen, GameRow.moves).where(GameRow.id == row[2])
+        ).first()
+    if game is None or game.variant is None:
+        return None
+    variant = get_variant(game.variant)
+    pos = parse_fen(game.start_fen, variant) if game.start_fen else Position.start(variant)
+    moves = game.moves.split()[:OPENING_PLIES]
+    for text in moves:
+        found = candidates(pos, make_move(text).squares)
+        if len(found) != 1:
+            return None
+        pos = pos.play(found[0])
+    return pos, " ".join(moves), int(row[1])
+
+
+def html_report(engine: Engine, title: str) -> str:
+    """The report page for the database of *engine*."""
+    with engine.connect() as conn:
+        per_variant = pd.read_sql(
+            select(GameRow.variant, func.count().label("games"))
+            .group_by(GameRow.variant)
+            .order_by(func.count().desc()),
+            conn,
+        )
+        per_result = pd.read_sql(
+            select(GameRow.outcome.label("result"), func.count().label("games"))
+            .group_by(GameRow.outcome)
+            .order_by(func.count().desc()),
+            conn,
+        )
+        total = int(conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0)
+    terminations = draw_stats(engine, "termination")
+    years = draw_stats(engine, "year").dropna(subset=["year"]).sort_values("year")
+    years = years[years["games"] >= 5]
+    openings = opening_stats(engine, None, OPENING_PLIES, 1).head(15)
+    draw_openings = openings.head(10)
+    common = _common_position(engine)
+    sections = [
+        f"<h1>{escape(title)}</h1><p>{total} games.</p>",
+        _table(per_variant, "Games per variant"),
+        _table(per_result, "Results (first player, second player, draw)"),
+        _table(terminations, "How games ended, and how the draws came about"),
+        bar_chart(
+            [str(int(y)) for y in years["year"]],
+            list(years["draw_rate"]),
+            "Draw rate per year (years with 5 games or more)",
+        ),
+        bar_chart(
+            list(draw_openings["opening"].fillna("")),
+            list(draw_openings["draw_rate"]),
+            f"Draw rate of the most played openings ({OPENING_PLIES} plies)",
+        ),
+        _table(openings, f"Most played openings ({OPENING_PLIES} plies)"),
+    ]
+    if common is not None:
+        pos, moves, n = common
+        sections.append(
+            f'<figure class="diagram">{svg_diagram(pos)}<figcaption>The most common position '
+            f"after {OPENING_PLIES} plies ({n} games): {escape(moves)}</figcaption></figure>"
+        )
+    style = (
+        "body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse;"
+        "margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
+        "caption{font-weight:bold;text-align:left}svg.chart{display:block;margin:1em 0}"
+    )
+    return (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title><style>{style}</style></head><body>"
+        + "\n".join(sections)
+        + "</body></html>\n"
+    )

@@ -1,0 +1,66 @@
+"""`pdn report`: one self-contained HTML page, checked in a real headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pdn.cli.app import app
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail("chromium is missing: .ci/run installs Debian's chromium package")
+    pytest.skip("chromium is not installed (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("report") / "report.html"
+    result = CliRunner().invoke(app, ["report", str(SAMPLES), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_page_is_self_contained(page: Path) -> None:
+    html = page.read_text(encoding="utf-8")
+    assert "<script" not in html and "http://" not in html.replace("http://www.w3.org", "")
+    assert "50 games." in html
+    # the diagram: the most common position after six plies, as an SVG document of its own
+    diagram = html[html.index('<svg xmlns="http://www.w3.org/2000/svg" viewBox') :]
+    root = ET.fromstring(diagram[: diagram.index("</svg>") + 6])
+    assert len(root.findall(".//{http://www.w3.org/2000/svg}circle[@data-square]")) == 24
+
+
+def test_page_renders_in_chromium(page: Path, tmp_path: Path) -> None:
+    browser = chromium()
+    profile = tmp_path / "profile"
+    dom = subprocess.run(
+        [browser, *FLAGS, f"--user-data-dir={profile}", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert "Draw rate per year" in dom.stdout and "Most played openings" in dom.stdout
+    assert dom.stdout.count('class="bar"') >= 10  # the two draw-rate plots
+    assert dom.stdout.count("data-square=") == 24  # the diagram's pieces
+    shot = tmp_path / "page.png"
+    subprocess.run(
+        [browser, *FLAGS, f"--user-data-dir={profile}", f"--screenshot={shot}",
+         "--window-size=1000,1800", page.as_uri()],
+        capture_output=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert shot.stat().st_size > 10_000
