@@ -25,6 +25,7 @@ from pdn.game import CommentNode, Game, MoveNode, Node, PdnSyntaxError, SetupNod
 
 Selector = Callable[[Tags], bool]
 PdnSource = str | os.PathLike[str] | BinaryIO | TextIO
+Lines = Iterator[tuple[int, str]]  # (byte offset, text) of each line
 
 
 @cache
@@ -68,7 +69,7 @@ def _decode(raw: bytes, encoding: str) -> str:
 _EOL = re.compile(rb"\r\n|\r|\n")
 
 
-def _binary_lines(fh: BinaryIO, encoding: str) -> Iterator[tuple[int, str]]:
+def _binary_lines(fh: BinaryIO, encoding: str) -> Lines:
     """(byte offset, text) of each line; CRLF, CR and LF all end a line."""
     offset = 0
     for raw in fh:
@@ -85,7 +86,7 @@ def _binary_lines(fh: BinaryIO, encoding: str) -> Iterator[tuple[int, str]]:
         offset += len(raw)
 
 
-def _text_lines(fh: TextIO) -> Iterator[tuple[int, str]]:
+def _text_lines(fh: TextIO) -> Lines:
     offset = 0
     for line in fh:
         body = line.rstrip("\r\n")
@@ -515,9 +516,6 @@ class ReadResult:
 
     games: list[Game] = field(default_factory=list)
     errors: list[PdnSyntaxError] = field(default_factory=list)
-
-
-Lines = Iterator[tuple[int, str]]
 
 
 @dataclass(frozen=True, slots=True)
