@@ -306,8 +306,7 @@ def replay_command(
         Path | None, typer.Option("--svg", help="Write one SVG diagram per position here.")
     ] = None,
 ) -> None:
-    """Show a game: the board after a ply, the moves with that one marked, its comments, and how
-    the game ended."""
+    """Show a game: the board after a ply, the marked move list, comments and how it ended."""
     try:
         chosen = next((g for g in read_games(file) if g.source.index + 1 == game), None)
     except OSError as exc:
@@ -415,8 +414,7 @@ def convert(
         str | None, typer.Option("--variant", "-v", help="Variant of games without GameType.")
     ] = None,
 ) -> None:
-    """Replay each game and write it normalised; games that do not replay are written unchanged,
-    with a warning naming them."""
+    """Replay each game and write it normalised; a game that does not replay is kept as read."""
     for name, value, allowed in (
         ("--to", to, ("pdn", "json", "csv")),
         ("--squares", squares, (None, "numeric", "algebraic")),
@@ -499,8 +497,7 @@ def import_command(
     rules: Annotated[str, typer.Option("--rules", help="Draw rules: seed or official.")] = "seed",
     workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 1,
 ) -> None:
-    """Replay and store every game (invalid ones too, with their errors); re-importing adds
-    nothing, and an interrupted import is completed by running it again."""
+    """Replay and store every game (invalid ones too); re-importing adds nothing; resumable."""
     files = _replay_inputs(paths, variant, rules, workers)
     engine = _engine(db, create=True)
     progress = Progress(
