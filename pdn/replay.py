@@ -227,7 +227,6 @@ class _Line:
         late: list[MoveNode] = []  # main-line moves played after a rule ended the game
         king_limit = pos.variant.frisian_orthogonal_captures  # Frisian: idle kings are limited
         king_run = [0, 0]  # consecutive non-capturing king moves, per side
-        vname = pos.variant.name
         if main:
             history[pos.hash_key()] = 1
         while i < len(nodes):
@@ -242,65 +241,50 @@ class _Line:
             if node.text == "-":
                 self.error(ply, node, "unknown move: the record does not say which move")
                 return None
-            step_key = (vname, pos.hash_key(), node.text)
-            step = None if king_limit else _STEPS.get(step_key)
-            if step is not None:  # the same written move in the same position: known already
-                move, after = step
-            else:
-                after = None
-                try:
-                    found = candidates(pos, node.squares)
-                    merged = node
-                    while not found and i < len(nodes):  # a capture written in several parts
-                        nxt = nodes[i]
-                        if not (
-                            isinstance(nxt, MoveNode) and nxt.squares[:1] == merged.squares[-1:]
-                        ):
-                            break
-                        merged = MoveNode(
-                            f"{merged.text} {nxt.text}", merged.squares + nxt.squares[1:],
-                            merged.capture or nxt.capture, raw=merged.raw, line=node.line,
-                            column=node.column,
-                        )  # fmt: skip
-                        found = match_move(pos, merged.squares, pos.legal_moves())
-                        if found:
-                            i += 1
-                            replay.warnings.append(
-                                f"line {node.line}: capture written in parts ({merged.text}) joined"
-                            )
-                except SquareError as exc:
-                    self.error(ply, node, str(exc))
-                    return None
-                if found and king_limit and king_run[pos.turn] >= KING_RUN:
-                    found = [m for m in found if not _idle_king_move(pos, m)]
-                if not found:
-                    legal = pos.legal_moves()
-                    if king_limit and king_run[pos.turn] >= KING_RUN:
-                        legal = [m for m in legal if not _idle_king_move(pos, m)]
-                    if not legal:
-                        reason = "the game is already over: the side to move has no legal move"
-                    else:
-                        reason = "illegal move"
-                    self.error(
-                        ply, node, reason, _legal_texts(pos, legal) if replay.details else []
-                    )
-                    return None
-                if len(found) > 1:
-                    move = self._disambiguate(pos, found, nodes[i:], ply, node)
+            try:
+                found = candidates(pos, node.squares)
+                merged = node
+                while not found and i < len(nodes):  # a capture written in several parts
+                    nxt = nodes[i]
+                    if not (isinstance(nxt, MoveNode) and nxt.squares[:1] == merged.squares[-1:]):
+                        break
+                    merged = MoveNode(
+                        f"{merged.text} {nxt.text}", merged.squares + nxt.squares[1:],
+                        merged.capture or nxt.capture, raw=merged.raw, line=node.line,
+                        column=node.column,
+                    )  # fmt: skip
+                    found = match_move(pos, merged.squares, pos.legal_moves())
+                    if found:
+                        i += 1
+                        replay.warnings.append(
+                            f"line {node.line}: capture written in parts ({merged.text}) joined"
+                        )
+            except SquareError as exc:
+                self.error(ply, node, str(exc))
+                return None
+            if found and king_limit and king_run[pos.turn] >= KING_RUN:
+                found = [m for m in found if not _idle_king_move(pos, m)]
+            if not found:
+                legal = pos.legal_moves()
+                if king_limit and king_run[pos.turn] >= KING_RUN:
+                    legal = [m for m in legal if not _idle_king_move(pos, m)]
+                if not legal:
+                    reason = "the game is already over: the side to move has no legal move"
                 else:
-                    move = found[0]
-                if len(found) == 1 and merged is node and not king_limit:
-                    if len(_STEPS) >= STEP_CACHE:
-                        _STEPS.clear()
-                    after = pos.play(move)
-                    _STEPS[step_key] = (move, after)
+                    reason = "illegal move"
+                self.error(ply, node, reason, _legal_texts(pos, legal) if replay.details else [])
+                return None
+            if len(found) > 1:
+                move = self._disambiguate(pos, found, nodes[i:], ply, node)
+            else:
+                move = found[0]
             if main and ended:
                 late.append(node)
             if king_limit:
                 king_run[pos.turn] = (
                     king_run[pos.turn] + 1 if move.by_king and not move.captured else 0
                 )
-            pos = after if after is not None else pos.play(move)
+            pos = pos.play(move)
             for alt in node.variations:
                 self._variation(before, pos, alt, ply, node)
             if main:
@@ -357,10 +341,6 @@ class _Line:
         self.error(ply, node, f"ambiguous move: it fits {texts}")
         return (working or found)[0]
 
-
-# (variant, position, written move) -> the move and the position after it: games share openings
-STEP_CACHE = 200_000
-_STEPS: dict[tuple[str, tuple[int, ...], str], tuple[Move, Position]] = {}
 
 KING_RUN = 3  # Frisian: a king moves at most three times in a row without capturing
 
