@@ -138,7 +138,7 @@ def list_command(
                     row.result,
                     str(row.plies),
                 )
-    except (MissingPathError, OSError) as exc:
+    except OSError as exc:  # a missing path included (MissingPathError)
         fail(str(exc))
     if not as_json:
         out.print(table)
@@ -376,7 +376,7 @@ def annotate_command(
         with output.open("w", encoding="utf-8") as sink:
             for text in annotate_paths(paths, Notes(events, fen_every, material), variant):
                 sink.write(text)
-    except (MissingPathError, OSError) as exc:
+    except OSError as exc:  # a missing path included (MissingPathError)
         fail(str(exc))
 
 

@@ -105,31 +105,22 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 @dataclass(slots=True)
 class Record:
-    """Everything stored for one game under one variant (rows built by :meth:`build`)."""
+    """Everything stored for one game: its report and its rows."""
 
     report: GameReport
-    game: Game | None
-    replay: Replay | None
-    row: dict[str, Any] = field(default_factory=dict)
-    tags: list[tuple[str, str]] = field(default_factory=list)
-    plies: list[dict[str, Any]] = field(default_factory=list)
-
-    def build(self) -> Record:
-        """Compute the rows (once) and drop the game and replay they came from."""
-        if self.game is not None:
-            self.plies = _ply_rows(self.replay) if self.replay else []
-            self.row = _game_row(self.game, self.replay, self.report, self.plies)
-            self.tags = self.game.tags.items()
-            self.game = self.replay = None
-        return self
+    row: dict[str, Any]
+    tags: list[tuple[str, str]]
+    plies: list[dict[str, Any]]
 
 
 def _record(game: Game, variant: str | None, rules: str, prefer: str | None) -> Record:
-    """The record of one game, built."""
-    if game.syntax_error is not None:
-        return Record(report_game(game, None), game, None).build()
-    replay = replay_game(game, get_variant(variant) if variant else None, rules, prefer)
-    return Record(report_game(game, replay), game, replay).build()
+    """The record of one game, replayed under the variant chosen for it."""
+    replay = None
+    if game.syntax_error is None:
+        replay = replay_game(game, get_variant(variant) if variant else None, rules, prefer)
+    report = report_game(game, replay)
+    plies = _ply_rows(replay) if replay else []
+    return Record(report, _game_row(game, replay, report, plies), game.tags.items(), plies)
 
 
 def _ply_rows(replay: Replay) -> list[dict[str, Any]]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from pdn.board import BLACK, WHITE, Geometry, SquareError
 from pdn.drawrules import SEED, DrawRules, QuietReset, draw_rules
@@ -481,18 +480,6 @@ def replay_options(game: Game, variant: Variant | None = None, rules: str = "see
     return [run(r.variant, "notation") for r in tried if _progress(r) == furthest]
 
 
-T = TypeVar("T")
-
-
-def choose(
-    options: list[T], name: Callable[[T], str], fits: Callable[[T], bool], prefer: str | None
-) -> tuple[T, list[str]]:
-    """The option to report (the preferred variant where it is one of them, else the first)
-    and the names of the other options that fit as well."""
-    pick = next((o for o in options if name(o) == prefer), options[0])
-    return pick, [name(o) for o in options if o is not pick and fits(o)]
-
-
 def replay_game(
     game: Game,
     variant: Variant | None = None,
@@ -505,8 +492,8 @@ def replay_game(
     variant of the games before it in the same file, say) is taken if it is one of them.
     """
     options = replay_options(game, variant, rules)
-    best, others = choose(options, lambda r: r.variant.name, lambda r: not r.errors, prefer)
-    best.candidates = others
+    best = next((r for r in options if r.variant.name == prefer), options[0])
+    best.candidates = [r.variant.name for r in options if r is not best and not r.errors]
     return best
 
 
