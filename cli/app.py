@@ -7,19 +7,28 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import pandas as pd
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from sqlalchemy import Engine
 
 from pdn import __version__
 from pdn.annotate import Notes, annotate_paths
 from pdn.board import WHITE, SquareError
+from pdn.cluster import ClusterError, connect
 from pdn.convert import Captures, Style, convert_paths
 from pdn.db.questions import (
     DRAW_GROUPS,
@@ -39,6 +48,7 @@ from pdn.fen import FenError, parse_fen
 from pdn.files import MissingPathError, pdn_files
 from pdn.listing import list_games
 from pdn.notation import MoveForm, move_text
+from pdn.parallel import Runner, Task
 from pdn.position import Position, perft
 from pdn.reader import make_move, read_games
 from pdn.replay import candidates, replay_game
@@ -95,6 +105,15 @@ def _position(variant: Variant, fen: str | None) -> Position:
 Paths = Annotated[list[Path], typer.Argument(help="PDN files or folders (searched for *.pdn).")]
 VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="Variant name, e.g. english.")]
 FenOpt = Annotated[str | None, typer.Option("--fen", help="Start position (FEN); default: start.")]
+WorkersOpt = Annotated[int, typer.Option("--workers", "-j", help="Local worker processes.")]
+ClusterOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        help="Run on Dask: local:N starts N worker processes here; tcp://host:8786 uses a "
+        "running scheduler (its workers must see the files under the same paths).",
+    ),
+]
 DupOpt = Annotated[
     str,
     typer.Option(
@@ -189,18 +208,45 @@ def perft_command(
     out.print(f"{nodes / seconds if seconds else 0:,.0f} nodes/s", markup=False, highlight=False)
 
 
-def _replay_inputs(paths: list[Path], variant: str | None, rules: str, workers: int) -> list[Path]:
+def _replay_inputs(
+    paths: list[Path], variant: str | None, rules: str, workers: int, cluster: str | None
+) -> list[Path]:
     """The PDN files to replay, after checking the options that validate and import share."""
     if rules not in RULE_SETS:
         fail(f"--rules must be one of {', '.join(RULE_SETS)}, not {rules!r}")
     if workers < 1:
         fail(f"--workers must be 1 or more, not {workers}")
+    if cluster and workers > 1:
+        fail("--workers and --cluster exclude each other (a cluster brings its own workers)")
     if variant:
         _variant(variant)
     try:
         return list(pdn_files(paths))
     except MissingPathError as exc:
         fail(str(exc))
+
+
+@contextmanager
+def _runner(workers: int, cluster: str | None) -> Iterator[int | Runner]:
+    """Local worker processes, or the Dask cluster named by --cluster."""
+    if not cluster:
+        yield workers
+        return
+    try:
+        with connect(cluster) as runner:
+            yield runner
+    except ClusterError as exc:
+        fail(str(exc))
+
+
+def _byte_progress(verb: str, files: list[Path]) -> tuple[Progress, Callable[[Task], None]]:
+    """A progress bar over the bytes of *files*, and what to tell it each task that is done."""
+    progress = Progress(
+        TextColumn(verb), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+        console=err, disable=not err.is_terminal, transient=True,
+    )  # fmt: skip
+    bar = progress.add_task(verb, total=sum(f.stat().st_size for f in files))
+    return progress, lambda task: progress.advance(bar, task.size)
 
 
 def _summary_table(summary: Summary) -> Table:
@@ -233,22 +279,17 @@ def validate(
     report: Annotated[
         Path | None, typer.Option("--report", help="Write one JSON object per game here.")
     ] = None,
-    workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 1,
+    workers: WorkersOpt = 1,
+    cluster: ClusterOpt = None,
 ) -> None:
     """Replay every game: one line per problem, a summary, exit 1 if any game is invalid."""
-    files = _replay_inputs(paths, variant, rules, workers)
+    files = _replay_inputs(paths, variant, rules, workers, cluster)
     summary = Summary()
     sink = report.open("w", encoding="utf-8") if report else None
-    progress = Progress(
-        TextColumn("validating"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
-        console=err, disable=not err.is_terminal, transient=True,
-    )  # fmt: skip
+    progress, done = _byte_progress("validating", files)
     try:
-        with progress:
-            task = progress.add_task("files", total=len(files))
-            for rep in validate_paths(
-                files, variant, rules, workers, on_file=lambda _: progress.advance(task)
-            ):
+        with _runner(workers, cluster) as runner, progress:
+            for rep in validate_paths(files, variant, rules, runner, on_done=done):
                 summary.add(rep)
                 for line in rep.problems():
                     out.print(line, markup=False, highlight=False, soft_wrap=True)
@@ -495,20 +536,16 @@ def import_command(
         str | None, typer.Option("--variant", "-v", help="Variant of games without GameType.")
     ] = None,
     rules: Annotated[str, typer.Option("--rules", help="Draw rules: seed or official.")] = "seed",
-    workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 1,
+    workers: WorkersOpt = 1,
+    cluster: ClusterOpt = None,
 ) -> None:
-    """Replay and store every game (invalid ones too); re-importing adds nothing; resumable."""
-    files = _replay_inputs(paths, variant, rules, workers)
+    """Replay and store every game (invalid ones too); re-importing adds nothing; resumable.
+    With --cluster and PostgreSQL the workers write the games themselves."""
+    files = _replay_inputs(paths, variant, rules, workers, cluster)
     engine = _engine(db, create=True)
-    progress = Progress(
-        TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("games read"),
-        console=err, disable=not err.is_terminal, transient=True,
-    )  # fmt: skip
-    with progress:
-        task = progress.add_task("games", total=None)
-        stats = import_paths(
-            engine, files, variant, rules, workers, on_game=lambda: progress.advance(task)
-        )
+    progress, done = _byte_progress("importing", files)
+    with _runner(workers, cluster) as runner, progress:
+        stats = import_paths(engine, files, variant, rules, runner, on_done=done)
     table = Table("", "", title=f"Imported into {db}", show_header=False)
     for label, value in (
         ("files imported", stats.files),
@@ -567,7 +604,7 @@ def query(
         if not texts:
             err.print("no games match", markup=False, highlight=False)
         return
-    _emit(frame, fmt, output, "games")
+    _emit(frame.drop(columns="id") if fmt == "table" else frame, fmt, output, "games")
 
 
 @app.command()

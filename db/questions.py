@@ -9,7 +9,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import ColumnElement, Engine, Select, and_, case, func, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    Engine,
+    Label,
+    Select,
+    and_,
+    case,
+    func,
+    or_,
+    select,
+    union_all,
+)
 from sqlalchemy.sql.elements import SQLCoreOperations
 
 from pdn.ballots import three_move_ballots
@@ -108,7 +119,7 @@ def _game_query(f: GameFilter) -> Select[*tuple[Any, ...]]:
         )
         .join(SourceFile, SourceFile.id == GameRow.file_id)
         .where(and_(True, *cond))
-        .order_by(GameRow.id)
+        .order_by(GameRow.place)
     )
 
 
@@ -131,27 +142,29 @@ def game_texts(engine: Engine, ids: list[int]) -> list[str]:
 _SCORE_COLUMNS = ["games", "first_wins", "draws", "second_wins", "score", "draw_rate"]
 
 
+def _outcomes(game: SQLCoreOperations[int], distinct: bool) -> list[Label[int]]:
+    """Columns games, first_wins, draws and second_wins counted in a group (each game once
+    when *distinct*: a game may pass a position twice)."""
+
+    def counted(cond: ColumnElement[bool] | None) -> ColumnElement[int]:
+        item = game if cond is None else case((cond, game))
+        return func.count(func.distinct(item)) if distinct else func.count(item)
+
+    return [
+        counted(None).label("games"),
+        counted(GameRow.outcome == "first").label("first_wins"),
+        counted(GameRow.outcome == "draw").label("draws"),
+        counted(GameRow.outcome == "second").label("second_wins"),
+    ]
+
+
 def _scores(frame: pd.DataFrame, key: str) -> pd.DataFrame:
-    """Columns games, first_wins, draws, second_wins, score (first player, %) and draw_rate."""
-    if frame.empty:
-        return pd.DataFrame(columns=[key, *_SCORE_COLUMNS])
-    table = frame.pivot_table(index=key, columns="outcome", values="n", aggfunc="sum", fill_value=0)
-    for col in ("first", "second", "draw", "unknown"):
-        if col not in table:
-            table[col] = 0
-    out = pd.DataFrame(
-        {
-            "games": table[["first", "second", "draw", "unknown"]].sum(axis=1),
-            "first_wins": table["first"],
-            "draws": table["draw"],
-            "second_wins": table["second"],
-        }
-    )
-    decided = out["first_wins"] + out["draws"] + out["second_wins"]
-    out["score"] = (100 * (out["first_wins"] + out["draws"] / 2) / decided).round(1)
-    out["draw_rate"] = (100 * out["draws"] / decided).round(1)
-    out = out.reset_index().sort_values(["games", key], ascending=[False, True])
-    return out.reset_index(drop=True)
+    """Score (first player, %) and draw rate added to counted groups, most games first."""
+    decided = frame["first_wins"] + frame["draws"] + frame["second_wins"]
+    frame["score"] = (100 * (frame["first_wins"] + frame["draws"] / 2) / decided).round(1)
+    frame["draw_rate"] = (100 * frame["draws"] / decided).round(1)
+    frame = frame.sort_values(["games", key], ascending=[False, True])
+    return frame.reset_index(drop=True)
 
 
 def explore(
@@ -160,14 +173,14 @@ def explore(
     """The moves played from a position across the database, transpositions included."""
     h = position_digest(variant, moves, fen)
     query = (
-        select(PlyRow.move, GameRow.outcome, func.count(func.distinct(GameRow.id)).label("n"))
+        select(PlyRow.move, *_outcomes(PlyRow.game_id, distinct=True))
         .join(GameRow, GameRow.id == PlyRow.game_id)
         .where(PlyRow.before == h)
-        .group_by(PlyRow.move, GameRow.outcome)
+        .group_by(PlyRow.move)
     )
     with engine.connect() as conn:
         frame = pd.read_sql(query, conn)
-    return _scores(frame, "move")
+    return _scores(frame, "move")[["move", *_SCORE_COLUMNS]]
 
 
 def opening_stats(
@@ -181,105 +194,104 @@ def opening_stats(
     ballot), with the moves of the first game that reached it and its score."""
     if plies < 1:
         raise QuestionError("--plies must be 1 or more")
+    names = three_move_ballots() if ballots else {}
     if ballots:  # the position after three plies is stored with each game
         key = GameRow.opening_hash
         query = (
-            select(
-                key.label("position"),
-                GameRow.outcome,
-                func.count().label("n"),
-                func.min(GameRow.id).label("game"),
-            )
-            .where(GameRow.variant == "english", key.is_not(None))
-            .group_by(key, GameRow.outcome)
-        )
-        variant, plies = "english", 3
+            select(key.label("position"), func.min(GameRow.place).label("first"),
+                   *_outcomes(GameRow.id, distinct=False))
+            .where(GameRow.variant == "english", key.in_(list(names)))
+            .group_by(key)
+        )  # fmt: skip
+        plies = 3
     else:
         query = (
-            select(
-                PlyRow.after.label("position"),
-                GameRow.outcome,
-                func.count().label("n"),
-                func.min(PlyRow.game_id).label("game"),
-            )
+            select(PlyRow.after.label("position"), func.min(GameRow.place).label("first"),
+                   *_outcomes(GameRow.id, distinct=False))
             .join(GameRow, GameRow.id == PlyRow.game_id)
             .where(PlyRow.ply == plies)
-            .group_by(PlyRow.after, GameRow.outcome)
-        )
+            .group_by(PlyRow.after)
+        )  # fmt: skip
         if variant:
             query = query.where(GameRow.variant == get_variant(variant).name)
-    with engine.connect() as conn:
-        frame = pd.read_sql(query, conn)
-        examples = frame.groupby("position", as_index=False)["game"].min()
-        moves = pd.read_sql(
-            select(GameRow.id.label("game"), GameRow.moves, GameRow.variant).where(
-                GameRow.id.in_(examples["game"].tolist())
-            ),
-            conn,
-        )
-    scores = _scores(frame.drop(columns="game"), "position")
-    scores = scores[scores["games"] >= min_games]
-    named = examples.merge(moves, on="game")
-    named["opening"] = named["moves"].str.split().str[:plies].str.join(" ")
-    out = scores.merge(named[["position", "opening", "variant"]], on="position", how="left")
+    frame = _with_first_game(engine, query.having(func.count() >= min_games))
+    frame["opening"] = frame["moves"].str.split().str[:plies].str.join(" ")
     if ballots:
-        names = three_move_ballots()
-        out["ballot"] = out["position"].map(names)
-        out = out[out["ballot"].notna()].sort_values(["games", "ballot"], ascending=[False, True])
-        return out[["ballot", "opening", *_SCORE_COLUMNS]].reset_index(drop=True)
-    out = out.sort_values(["games", "opening"], ascending=[False, True])
-    return out[["opening", "variant", *_SCORE_COLUMNS]].reset_index(drop=True)
+        frame["ballot"] = frame["position"].map(names)
+        frame = _scores(frame, "ballot")
+        return frame[["ballot", "opening", *_SCORE_COLUMNS]]
+    frame = _scores(frame, "opening")
+    return frame[["opening", "variant", *_SCORE_COLUMNS]]
+
+
+def _with_first_game(engine: Engine, groups: Select[*tuple[Any, ...]]) -> pd.DataFrame:
+    """Counted groups (with column ``first``, the lowest place in each) and the moves and
+    variant of that first game."""
+    counted = groups.subquery()
+    query = select(counted, GameRow.moves, GameRow.variant).join(
+        GameRow, GameRow.place == counted.c.first
+    )
+    with engine.connect() as conn:
+        return pd.read_sql(query, conn)
 
 
 DRAW_GROUPS = ("variant", "year", "event", "opening", "player", "termination")
+
+
+def _draws(
+    outcome: SQLCoreOperations[str], termination: SQLCoreOperations[str]
+) -> list[Label[int]]:
+    """Columns games, draws and draws by the moves rule, by repetition and by agreement."""
+    is_draw = outcome == "draw"
+
+    def draws(cond: ColumnElement[bool]) -> Label[int]:
+        return func.sum(case((and_(is_draw, cond), 1), else_=0))  # type: ignore[return-value]
+
+    return [
+        func.count().label("games"),
+        func.sum(case((is_draw, 1), else_=0)).label("draws"),
+        draws(termination.like("draw-%-moves")).label("by_moves_rule"),
+        draws(termination == "draw-repetition").label("by_repetition"),
+        draws(termination == "undecided").label("by_agreement"),
+    ]
 
 
 def draw_stats(engine: Engine, by: str = "variant") -> pd.DataFrame:
     """Draw rates and how the draws came about (40-move rule, repetition, agreement)."""
     if by not in DRAW_GROUPS:
         raise QuestionError(f"--by must be one of {', '.join(DRAW_GROUPS)}, not {by!r}")
-    is_draw = GameRow.outcome == "draw"
-    counts = [
-        func.count().label("games"),
-        func.sum(case((is_draw, 1), else_=0)).label("draws"),
-        func.sum(case((and_(is_draw, GameRow.termination.like("draw-%-moves")), 1), else_=0)).label(
-            "by_moves_rule"
-        ),
-        func.sum(case((and_(is_draw, GameRow.termination == "draw-repetition"), 1), else_=0)).label(
-            "by_repetition"
-        ),
-        func.sum(case((and_(is_draw, GameRow.termination == "undecided"), 1), else_=0)).label(
-            "by_agreement"
-        ),
-    ]
-    with engine.connect() as conn:
-        if by == "player":
-            frames = []
-            for side in (GameRow.white, GameRow.black):
-                q = select(side.label("player"), *counts).group_by(side)
-                frames.append(pd.read_sql(q, conn))
-            frame = pd.concat(frames).groupby("player", as_index=False).sum()
-        elif by == "opening":  # the position after three plies: a ballot, or its first moves
-            q = select(
-                GameRow.opening_hash.label("position"),
-                func.min(GameRow.id).label("game"),
-                *counts,
-            ).group_by(GameRow.opening_hash)
-            frame = pd.read_sql(q, conn)
-            ids = frame["game"].tolist()
-            first = dict(
-                conn.execute(select(GameRow.id, GameRow.moves).where(GameRow.id.in_(ids))).all()
+    if by == "player":  # each game counts for both of its players
+        sides = union_all(
+            *(
+                select(side.label("player"), GameRow.outcome, GameRow.termination)
+                for side in (GameRow.white, GameRow.black)
             )
-            ballot = three_move_ballots()
-            frame["opening"] = [
-                ballot.get(h) or " ".join(first.get(g, "").split()[:3]) or "(none)"
-                for h, g in zip(frame["position"], frame["game"], strict=True)
-            ]
-            grouped = frame.drop(columns=["position", "game"]).groupby("opening", as_index=False)
-            frame = grouped.sum()
-        else:
-            column = getattr(GameRow, by)
-            frame = pd.read_sql(select(column.label(by), *counts).group_by(column), conn)
+        ).subquery()
+        query = select(sides.c.player, *_draws(sides.c.outcome, sides.c.termination)).group_by(
+            sides.c.player
+        )
+        with engine.connect() as conn:
+            frame = pd.read_sql(query, conn)
+    elif by == "opening":  # the position after three plies: a ballot, or its first moves
+        groups = select(
+            GameRow.opening_hash.label("position"),
+            func.min(GameRow.place).label("first"),
+            *_draws(GameRow.outcome, GameRow.termination),
+        ).group_by(GameRow.opening_hash)
+        frame = _with_first_game(engine, groups)
+        ballot = three_move_ballots()
+        frame["opening"] = [
+            ballot.get(h) or " ".join(m.split()[:3]) or "(none)"
+            for h, m in zip(frame["position"], frame["moves"], strict=True)
+        ]
+        counts = ["games", "draws", "by_moves_rule", "by_repetition", "by_agreement"]
+        frame = frame.groupby("opening", as_index=False)[counts].sum()  # the same moves in
+        # several variants (their numbers read alike) are one row
+    else:
+        column = getattr(GameRow, by)
+        query = select(column.label(by), *_draws(GameRow.outcome, GameRow.termination))
+        with engine.connect() as conn:
+            frame = pd.read_sql(query.group_by(column), conn)
     frame["draw_rate"] = (100 * frame["draws"] / frame["games"]).round(1)
     key = frame.columns[0]
     frame = frame.sort_values(["games", key], ascending=[False, True]).reset_index(drop=True)

@@ -17,7 +17,11 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: game ids from the game hash, games.place
+
+# A game's id: the first 63 bits of its hash, so the same game has the same id in any database
+# and workers can write a game's rows without asking the database for an id first.
+GameId = BigInteger().with_variant(Integer(), "sqlite")  # SQLite's INTEGER key holds 64 bits
 
 
 class Base(DeclarativeBase):
@@ -50,10 +54,11 @@ class GameRow(Base):
     """One distinct game (the same game in several files is stored once)."""
 
     __tablename__ = "games"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = mapped_column(GameId, primary_key=True, autoincrement=False)
     game_hash: Mapped[str] = mapped_column(String(32), unique=True)
     file_id: Mapped[int] = mapped_column(ForeignKey("source_files.id"))
     file_index: Mapped[int] = mapped_column(Integer)  # 1-based, in the first file seen
+    place: Mapped[int] = mapped_column(BigInteger, unique=True)  # import order: see store.place
     line: Mapped[int] = mapped_column(Integer)
     event: Mapped[str | None] = mapped_column(String(300), index=True)
     site: Mapped[str | None] = mapped_column(String(300), index=True)
@@ -85,7 +90,7 @@ class Occurrence(Base):
     __tablename__ = "occurrences"
     file_id: Mapped[int] = mapped_column(ForeignKey("source_files.id"), primary_key=True)
     file_index: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), index=True)
     duplicate: Mapped[bool] = mapped_column(Boolean)
 
 
@@ -93,7 +98,7 @@ class TagRow(Base):
     """Every tag of a game, in file order."""
 
     __tablename__ = "tags"
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(100), index=True)
     value: Mapped[str] = mapped_column(Text)
@@ -103,7 +108,7 @@ class PlyRow(Base):
     """One move of a game's main line, with the positions before and after it."""
 
     __tablename__ = "plies"
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1-based
     move: Mapped[str] = mapped_column(String(100))  # PDN 3.0 short form
     start: Mapped[str] = mapped_column(String(4))

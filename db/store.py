@@ -1,22 +1,37 @@
-"""Opening a database (SQLite by default, any SQLAlchemy URL) and importing archives into it.
+"""Opening a database (SQLite by default, or PostgreSQL by URL) and importing archives into it.
 
 Every game is replayed on the way in and stored with its tags, its moves, the positions they
 lead through and its exact text; invalid games are stored too, marked with their errors. Games
 are written in batches, each in one transaction, so an interrupted import leaves no half-written
-game and running it again completes it; a file already imported whole is skipped.
+game and running it again completes it; a file already imported whole is skipped. A game is
+stored once, under an id taken from its moves, with its first occurrence in import order, so
+writers working at once (the workers of a cluster) leave what one writer would.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, insert, inspect, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DatabaseError, OperationalError
 
 from pdn.db.schema import (
@@ -34,9 +49,10 @@ from pdn.fen import to_fen
 from pdn.files import pdn_files
 from pdn.game import Game
 from pdn.notation import MoveForm, move_text
-from pdn.reader import Span, detect_encoding, read_games
+from pdn.parallel import Runner, Task, as_runner, file_tasks, run_tasks
+from pdn.reader import detect_encoding, read_games
 from pdn.replay import Replay, replay_game
-from pdn.validate import GameReport, file_tasks, report_game, run_tasks
+from pdn.validate import GameReport, file_preference, report_game
 from pdn.variants import get_variant
 
 DEFAULT_DB = "draughts.db"
@@ -58,6 +74,9 @@ def open_database(db: str = DEFAULT_DB, create: bool = True) -> Engine:
     if url.startswith("sqlite:///") and not create and not Path(url[10:]).exists():
         raise DatabaseRefused(f"{url[10:]}: no such database (import some games first)")
     engine = create_engine(url)
+    if engine.dialect.name not in ("sqlite", "postgresql"):
+        engine.dispose()
+        raise DatabaseRefused(f"{db}: only SQLite and PostgreSQL databases are supported")
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     try:
@@ -88,6 +107,11 @@ def open_database(db: str = DEFAULT_DB, create: bool = True) -> Engine:
         raise DatabaseRefused(
             f"{db}: made by a newer version of this toolkit (schema {version}, "
             f"this version reads {SCHEMA_VERSION})"
+        )
+    if version < SCHEMA_VERSION:
+        raise DatabaseRefused(
+            f"{db}: made by an older version of this toolkit (schema {version}, this version "
+            f"reads {SCHEMA_VERSION}); import the archives into a new database"
         )
     return engine
 
@@ -152,7 +176,7 @@ def _ply_rows(replay: Replay) -> list[dict[str, Any]]:
 def _game_row(
     game: Game, replay: Replay | None, report: GameReport, plies: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """The games-table values of a game (without its ids)."""
+    """The games-table values of a game (without its place)."""
     start = replay.positions[0] if replay and replay.positions else None
     written = [m.text for m in game.mainline()] if game.syntax_error is None else []
     moves = [p["path"] for p in plies] + written[len(plies) :]
@@ -161,8 +185,10 @@ def _game_row(
     )
     if not moves and not start:  # nothing to recognise it by but its text
         identity += "|" + game.raw
+    game_hash = hashlib.sha256(identity.encode()).hexdigest()[:32]
     return {
-        "game_hash": hashlib.sha256(identity.encode()).hexdigest()[:32],
+        "id": game_id(game_hash),
+        "game_hash": game_hash,
         "line": game.source.line,
         "event": game.event,
         "site": game.site,
@@ -189,14 +215,46 @@ def _game_row(
     }
 
 
-def span_records(
-    path: Path, span: Span | None, variant: str | None, rules: str, prefer: str | None
-) -> list[Record]:
-    """Records for the games of a file or of one span of it (runs in worker processes)."""
-    return [_record(g, variant, rules, prefer) for g in read_games(path, span=span)]
-
-
 # -- import ----------------------------------------------------------------------------------
+
+PLACE_BITS = 32  # a place is file id and index in the file, packed into one number
+
+
+def place(file_id: int, index: int) -> int:
+    """The import-order key of the *index*-th game of a file (ordered by file id, then index)."""
+    return (file_id << PLACE_BITS) | index
+
+
+def game_id(game_hash: str) -> int:
+    """A game's id: the first 63 bits of its hash."""
+    return int(game_hash[:16], 16) >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class FileTask:
+    """A task of an import, with where its games go."""
+
+    task: Task
+    file_id: int
+    offset: int  # games of the file before the task's span
+
+
+@dataclass(slots=True)
+class SpanCounts:
+    """What a task read: games, those already stored by an earlier run, and the bad ones."""
+
+    games: int = 0
+    already: int = 0
+    invalid: int = 0
+    syntax_errors: int = 0
+
+    def count(self, report: GameReport) -> None:
+        """Count one game read now."""
+        self.games += 1
+        if report.syntax_error:
+            self.syntax_errors += 1
+        elif not report.valid:
+            self.invalid += 1
 
 
 @dataclass(slots=True)
@@ -227,58 +285,175 @@ def import_paths(
     paths: Iterable[str | Path],
     variant: str | None = None,
     rules: str = "seed",
-    workers: int = 1,
-    on_game: Callable[[], None] | None = None,
+    workers: int | Runner = 1,
+    on_done: Callable[[Task], None] | None = None,
     batch: int = BATCH,
 ) -> ImportStats:
-    """Import every game under *paths* into the database of *engine*."""
+    """Import every game under *paths* into the database of *engine*, replayed in this process,
+    in *workers* local processes or on a Dask cluster's runner, with the same result. With
+    PostgreSQL and several workers, the workers write their games themselves; with SQLite this
+    process writes what they return. *on_done* is told of each task as it is done."""
     stats = ImportStats()
     if variant:
         get_variant(variant)
-    pending: list[tuple[int, Record]] = []
-    file_id = 0
-    present: set[int] = set()
-    index = 0
-    todo: list[Path] = []
+    runner = as_runner(workers)
     ids: dict[Path, int] = {}
     for path in pdn_files(paths):
         fid, done = _source_file(engine, path, _file_digest(path))
         if done:
             stats.skipped_files += 1
         else:
-            todo.append(path)
             ids[path] = fid
-    tasks = file_tasks(todo, variant, rules, workers)
-    for task, records in run_tasks(span_records, tasks, variant, rules, workers):
-        if task.first:
-            stats.files += 1
-            file_id, index = ids[task.path], 0
-            present = _present_indexes(engine, file_id)
-        for record in records:
-            index += 1  # spans number their games from 1: count across the file
-            record.report.index = index
-            stats.games += 1
-            if on_game:
-                on_game()
-            if index in present:
-                stats.already += 1
-                continue
-            pending.append((file_id, record))
-            if len(pending) >= batch:
-                _write(engine, pending, stats)
-                pending = []
-        if task.last:
-            if pending:
-                _write(engine, pending, stats)
-                pending = []
+    tasks = file_tasks(ids, runner.workers, lambda f: file_preference(f, variant, rules))
+    before = _count_games(engine)
+    if engine.dialect.name != "sqlite" and runner.workers > 1:
+        url = engine.url.render_as_string(hide_password=False)
+        results = _import_on_workers(url, tasks, ids, variant, rules, runner, on_done, batch)
+    else:
+        results = _import_here(engine, tasks, ids, variant, rules, runner, on_done, batch)
+    for ft, counts in results:
+        stats.games += counts.games
+        stats.already += counts.already
+        stats.invalid += counts.invalid
+        stats.syntax_errors += counts.syntax_errors
+        if ft.task.last:
+            games = ft.offset + counts.games
             with engine.begin() as conn:
                 conn.execute(
                     update(SourceFile)
-                    .where(SourceFile.id == file_id)
-                    .values(complete=True, games=index)
+                    .where(SourceFile.id == ft.file_id)
+                    .values(complete=True, games=games)
                 )
-            stats.per_file[str(task.path)] = index
+            stats.files += 1
+            stats.per_file[str(ft.task.path)] = games
+    stats.added = _count_games(engine) - before
+    stats.duplicates = stats.games - stats.already - stats.added
     return stats
+
+
+def span_records(
+    task: Task, variant: str | None, rules: str, skip: frozenset[int] = frozenset()
+) -> list[Record | None]:
+    """Records for the games of a task, in order; None for the games whose index (counted from
+    the task's first game, from 1) is in *skip*: those are not replayed."""
+    return [
+        None if i in skip else _record(g, variant, rules, task.prefer)
+        for i, g in enumerate(read_games(task.path, span=task.span), 1)
+    ]
+
+
+def _import_here(
+    engine: Engine,
+    tasks: list[Task],
+    ids: dict[Path, int],
+    variant: str | None,
+    rules: str,
+    runner: Runner,
+    on_done: Callable[[Task], None] | None,
+    batch: int,
+) -> Iterator[tuple[FileTask, SpanCounts]]:
+    """Tasks replayed by *runner*, their games written here (the single writer SQLite wants)."""
+    work = partial(span_records, variant=variant, rules=rules)
+    offset = 0
+    present: set[int] = set()
+    for task, records in run_tasks(work, tasks, runner, on_done):
+        file_id = ids[task.path]
+        if task.first:
+            offset = 0
+            present = _present_indexes(engine, file_id)
+        counts = _store(engine, file_id, offset + 1, records, present, batch)
+        yield FileTask(task, file_id, offset), counts
+        offset += counts.games
+
+
+def count_games(task: Task) -> int:
+    """How many games a task holds (what a full read yields, broken games included)."""
+    return sum(1 for _ in read_games(task.path, span=task.span))
+
+
+def _import_on_workers(
+    url: str,
+    tasks: list[Task],
+    ids: dict[Path, int],
+    variant: str | None,
+    rules: str,
+    runner: Runner,
+    on_done: Callable[[Task], None] | None,
+    batch: int,
+) -> Iterator[tuple[FileTask, SpanCounts]]:
+    """Tasks replayed and written by the workers: first the games of every span but a file's last
+    are counted (a game's index must be known where it is written), then the spans imported."""
+    counted = [t for t in tasks if not t.last]
+    games = dict(run_tasks(count_games, counted, runner))
+    offset = 0
+    work: list[FileTask] = []
+    for task in tasks:
+        if task.first:
+            offset = 0
+        work.append(FileTask(task, ids[task.path], offset))
+        offset += games.get(task, 0)
+    done = partial(_told, on_done) if on_done else None
+    imported = partial(import_span, url=url, variant=variant, rules=rules, batch=batch)
+    yield from run_tasks(imported, work, runner, done)
+
+
+def _told(on_done: Callable[[Task], None], ft: FileTask) -> None:
+    on_done(ft.task)
+
+
+_ENGINES: dict[str, Engine] = {}  # one engine per database in each worker process
+
+
+def import_span(ft: FileTask, url: str, variant: str | None, rules: str, batch: int) -> SpanCounts:
+    """Replay the games of a task and write them, batch by batch (runs in worker processes).
+    Games an earlier attempt or run stored already are skipped, so running it again adds
+    nothing twice."""
+    engine = _ENGINES.get(url)
+    if engine is None:
+        engine = _ENGINES[url] = create_engine(url, pool_size=1)
+    first = ft.offset + 1
+    with engine.connect() as conn:
+        present = conn.execute(
+            select(Occurrence.file_index).where(
+                Occurrence.file_id == ft.file_id, Occurrence.file_index >= first
+            )
+        )
+        skip = frozenset(i - ft.offset for (i,) in present)
+    records = span_records(ft.task, variant, rules, skip)
+    return _store(engine, ft.file_id, first, records, set(), batch)
+
+
+def _store(
+    engine: Engine,
+    file_id: int,
+    first: int,
+    records: list[Record | None],
+    present: set[int],
+    batch: int,
+) -> SpanCounts:
+    """Write the records of games *first*, *first* + 1, ... of a file in batches; those that are
+    None or whose index is *present* were stored already."""
+    counts = SpanCounts()
+    pending: list[tuple[int, Record]] = []
+    for i, record in enumerate(records, first):
+        if record is None or i in present:
+            counts.games += 1
+            counts.already += 1
+            continue
+        record.report.index = i
+        counts.count(record.report)
+        pending.append((file_id, record))
+        if len(pending) >= batch:
+            _write_batch(engine, pending)
+            pending = []
+    if pending:
+        _write_batch(engine, pending)
+    return counts
+
+
+def _count_games(engine: Engine) -> int:
+    with engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0)
 
 
 def _source_file(engine: Engine, path: Path, digest: str) -> tuple[int, bool]:
@@ -313,69 +488,85 @@ def _present_indexes(engine: Engine, file_id: int) -> set[int]:
         return {r[0] for r in rows}
 
 
-def _write(engine: Engine, batch: list[tuple[int, Record]], stats: ImportStats) -> None:
-    """Write one batch of games in one transaction."""
-    hashes = list({r.row["game_hash"] for _, r in batch})
-    with engine.begin() as conn:
-        known: dict[str, int] = {}
-        for i in range(0, len(hashes), 500):
-            found = conn.execute(
-                select(GameRow.game_hash, GameRow.id).where(
-                    GameRow.game_hash.in_(hashes[i : i + 500])
-                )
-            )
-            known.update({h: gid for h, gid in found})
-        next_id = (
-            conn.execute(select(GameRow.id).order_by(GameRow.id.desc()).limit(1)).scalar() or 0
-        ) + 1
-        games: list[dict[str, Any]] = []
-        tags: list[dict[str, Any]] = []
-        plies: list[dict[str, Any]] = []
-        occurrences: list[dict[str, Any]] = []
-        for file_id, r in batch:
-            h = r.row["game_hash"]
-            if r.report.syntax_error:
-                stats.syntax_errors += 1
-            elif not r.report.valid:
-                stats.invalid += 1
-            if h in known:
-                stats.duplicates += 1
-                occurrences.append(
-                    {
-                        "file_id": file_id,
-                        "file_index": r.report.index,
-                        "game_id": known[h],
-                        "duplicate": True,
-                    }
-                )
-                continue
-            gid = known[h] = next_id
-            next_id += 1
-            stats.added += 1
-            games.append({**r.row, "id": gid, "file_id": file_id, "file_index": r.report.index})
-            tags.extend(
-                {"game_id": gid, "position": i, "name": name[:100], "value": value}
-                for i, (name, value) in enumerate(r.tags)
-            )
-            plies.extend({**p, "game_id": gid} for p in r.plies)
-            occurrences.append(
-                {
-                    "file_id": file_id,
-                    "file_index": r.report.index,
-                    "game_id": gid,
-                    "duplicate": False,
-                }
-            )
-        if games:
-            conn.execute(insert(GameRow), games)
-        for model, rows in ((TagRow, tags), (PlyRow, plies), (Occurrence, occurrences)):
-            if rows:  # plain rows through the driver: the bulk of an import's writing
-                columns = list(rows[0])
-                marks = ", ".join(
-                    ["?" if conn.dialect.paramstyle == "qmark" else "%s"] * len(columns)
-                )
-                names = ", ".join(f'"{c}"' for c in columns)
-                conn.exec_driver_sql(
-                    f"INSERT INTO {model.__tablename__} ({names}) VALUES ({marks})",
-                    [tuple(r[c] for c in columns) for r in rows],
-                )
+RETRIES = 5
+_RETRY_STATES = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
+
+
+def _write_batch(engine: Engine, batch: list[tuple[int, Record]]) -> None:
+    """Write one batch of games in one transaction (again, if concurrent writers deadlocked)."""
+    for attempt in range(RETRIES):
+        try:
+            with engine.begin() as conn:
+                _write(conn, batch)
+            return
+        except OperationalError as exc:
+            if getattr(exc.orig, "sqlstate", None) not in _RETRY_STATES or attempt == RETRIES - 1:
+                raise
+
+
+def _write(conn: Connection, batch: list[tuple[int, Record]]) -> None:
+    """Write games with their places in files. A game is stored once, with the tags and text of
+    its first occurrence in import order (lowest place): a game stored from a later place is
+    replaced, its other occurrences marked duplicates. Writing a batch again changes nothing, and
+    concurrent writers end where one writer in import order would."""
+    firsts: dict[str, tuple[dict[str, Any], Record]] = {}
+    occurrences: list[dict[str, Any]] = []
+    for file_id, r in batch:
+        index = r.report.index
+        row = {**r.row, "file_id": file_id, "file_index": index, "place": place(file_id, index)}
+        occurrences.append({"file_id": file_id, "file_index": index, "game_id": row["id"],
+                            "place": row["place"]})  # fmt: skip
+        known = firsts.get(row["game_hash"])
+        if known is None or row["place"] < known[0]["place"]:
+            firsts[row["game_hash"]] = (row, r)
+    games = [firsts[h] for h in sorted(firsts)]  # one lock order for all writers
+    upsert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(GameRow)
+    replaced = {c: upsert.excluded[c] for c in games[0][0] if c not in ("id", "game_hash")}
+    conn.execute(
+        upsert.on_conflict_do_update(
+            index_elements=["game_hash"], set_=replaced, where=upsert.excluded.place < GameRow.place
+        ),
+        [row for row, _ in games],
+    )
+    ids = [row["id"] for row, _ in games]  # a batch: few enough for one IN list
+    stored = dict(conn.execute(select(GameRow.id, GameRow.place).where(GameRow.id.in_(ids))).all())
+    won = [(row, r) for row, r in games if stored[row["id"]] == row["place"]]
+    if won:  # the tags and first-occurrence mark of a later place go
+        won_ids = [row["id"] for row, _ in won]
+        conn.execute(delete(TagRow).where(TagRow.game_id.in_(won_ids)))
+        conn.execute(
+            update(Occurrence).where(Occurrence.game_id.in_(won_ids)).values(duplicate=True)
+        )
+    tags = [
+        {"game_id": row["id"], "position": i, "name": name[:100], "value": value}
+        for row, r in won
+        for i, (name, value) in enumerate(r.tags)
+    ]
+    plies = [{**p, "game_id": row["id"]} for row, r in won for p in r.plies]
+    marks = [
+        {"file_id": o["file_id"], "file_index": o["file_index"], "game_id": o["game_id"],
+         "duplicate": stored[o["game_id"]] != o["place"]}
+        for o in occurrences
+    ]  # fmt: skip
+    _insert_rows(conn, TagRow.__tablename__, tags)
+    _insert_rows(conn, PlyRow.__tablename__, plies, "ON CONFLICT DO NOTHING")
+    _insert_rows(
+        conn,
+        Occurrence.__tablename__,
+        marks,
+        "ON CONFLICT (file_id, file_index) "
+        "DO UPDATE SET game_id = excluded.game_id, duplicate = excluded.duplicate",
+    )
+
+
+def _insert_rows(conn: Connection, table: str, rows: list[dict[str, Any]], tail: str = "") -> None:
+    """Plain rows through the driver: the bulk of an import's writing."""
+    if not rows:
+        return
+    columns = list(rows[0])
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    names = ", ".join(f'"{c}"' for c in columns)
+    conn.exec_driver_sql(
+        f"INSERT INTO {table} ({names}) VALUES ({', '.join([mark] * len(columns))}) {tail}",
+        [tuple(r[c] for c in columns) for r in rows],
+    )

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pdn.board import WHITE
 from pdn.files import pdn_files
 from pdn.game import Game
-from pdn.reader import Span, game_spans, read_games
+from pdn.parallel import Runner, Task, as_runner, file_tasks, run_tasks
+from pdn.reader import read_games
 from pdn.replay import MoveError, Replay, replay_game, replay_options
 from pdn.variants import Variant, get_variant
 
@@ -135,12 +136,10 @@ def validate_games(
             yield report_game(game, replay_game(game, variant, rules, prefer))
 
 
-def _span_reports(
-    path: Path, span: Span | None, variant: str | None, rules: str, prefer: str | None
-) -> list[GameReport]:
+def _task_reports(task: Task, variant: str | None, rules: str) -> list[GameReport]:
     """Reports for a file or one span of it (runs in worker processes)."""
     v = get_variant(variant) if variant else None
-    return list(validate_games(read_games(path, span=span), v, rules, prefer))
+    return list(validate_games(read_games(task.path, span=task.span), v, rules, task.prefer))
 
 
 def validate_file(
@@ -148,94 +147,40 @@ def validate_file(
 ) -> list[GameReport]:
     """Reports for every game of one file."""
     path = Path(path)
-    return _span_reports(path, None, variant, rules, file_preference(path, variant, rules))
-
-
-SPAN_BYTES = 1 << 20  # files larger than this are cut into spans when there are workers
-
-T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class Task:
-    """A file, or a span of one, to be read by a worker; *prefer* is the file's preference."""
-
-    path: Path
-    span: Span | None
-    prefer: str | None
-
-    @property
-    def first(self) -> bool:
-        """Whether the task starts its file."""
-        return self.span is None or self.span.start == 0
-
-    @property
-    def last(self) -> bool:
-        """Whether the task ends its file."""
-        return self.span is None or self.span.end == self.path.stat().st_size
-
-
-def file_tasks(files: Iterable[Path], variant: str | None, rules: str, workers: int) -> list[Task]:
-    """The work for *files*: whole files, or spans of whole games of large ones for workers."""
-    tasks: list[Task] = []
-    for f in files:
-        prefer = file_preference(f, variant, rules)
-        if workers > 1 and f.stat().st_size > SPAN_BYTES:
-            tasks.extend(Task(f, s, prefer) for s in game_spans(f, 4 * workers))
-        else:
-            tasks.append(Task(f, None, prefer))
-    return tasks
-
-
-def run_tasks(
-    work: Callable[[Path, Span | None, str | None, str, str | None], list[T]],
-    tasks: list[Task],
-    variant: str | None,
-    rules: str,
-    workers: int,
-) -> Iterator[tuple[Task, list[T]]]:
-    """Each task with the results of *work* on it, in task order, in *workers* processes."""
-    if workers <= 1:
-        for t in tasks:
-            yield t, work(t.path, t.span, variant, rules, t.prefer)
-        return
-    n = len(tasks)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = pool.map(
-            work,
-            [t.path for t in tasks],
-            [t.span for t in tasks],
-            [variant] * n,
-            [rules] * n,
-            [t.prefer for t in tasks],
+    return list(
+        validate_games(
+            read_games(path),
+            get_variant(variant) if variant else None,
+            rules,
+            file_preference(path, variant, rules),
         )
-        yield from zip(tasks, results, strict=True)
+    )
 
 
 def validate_paths(
     paths: Iterable[str | Path],
     variant: str | None = None,
     rules: str = "seed",
-    workers: int = 1,
-    on_file: Callable[[Path], None] | None = None,
+    workers: int | Runner = 1,
+    on_done: Callable[[Task], None] | None = None,
 ) -> Iterator[GameReport]:
-    """Reports for every game under *paths*, in file order, the same for any number of workers
-    (they share files, and large files by spans of whole games)."""
+    """Reports for every game under *paths*, in file order, the same whatever runs them: this
+    process, *workers* local processes, or a Dask cluster's runner (they share files, and large
+    files by spans of whole games); *on_done* is told of each task as it is done."""
     files = list(pdn_files(paths))
     if variant:
         get_variant(variant)  # fail early on a bad name
+    runner = as_runner(workers)
+    tasks = file_tasks(files, runner.workers, lambda f: file_preference(f, variant, rules))
     index = 0
-    for task, reports in run_tasks(
-        _span_reports, file_tasks(files, variant, rules, workers), variant, rules, workers
-    ):
+    work = partial(_task_reports, variant=variant, rules=rules)
+    for task, reports in run_tasks(work, tasks, runner, on_done):
         if task.first:
             index = 0
         for report in reports:  # spans number their games from 1: count across the file
             index += 1
             report.index = index
             yield report
-        if on_file and task.last:
-            on_file(task.path)
 
 
 @dataclass(slots=True)

@@ -163,10 +163,12 @@ def test_workers_give_the_same_reports(corpus: Path) -> None:
 def test_spans_of_a_large_file_give_the_same_reports(
     corpus: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pdn.validate
+    import pdn.parallel
 
-    monkeypatch.setattr(pdn.validate, "SPAN_BYTES", 10_000)  # cut this 160 kB file into spans
+    monkeypatch.setattr(pdn.parallel, "SPAN_BYTES", 10_000)  # cut this 160 kB file into spans
     path = corpus / "russian" / "migo-World_Championship_1998.pdn"
+    whole = [r.as_dict() for r in validate_file(path)]
+    assert len(pdn.parallel.file_tasks([path], 1, lambda _: None)) >= 10  # about 16 spans
     one = [r.as_dict() for r in validate_paths([path], workers=1)]
     two = [r.as_dict() for r in validate_paths([path], workers=2)]
-    assert one == two and [r["index"] for r in two] == list(range(1, 461))
+    assert whole == one == two and [r["index"] for r in two] == list(range(1, 461))

@@ -1,0 +1,98 @@
+"""Running tasks on a Dask cluster: ``local:N`` starts one of N worker processes on this machine,
+``tcp://host:8786`` uses a running scheduler. Workers read the files themselves (they must see
+them under the same paths) and only results travel back; a task whose worker dies is run again
+on another worker by the scheduler.
+
+Dask is an optional dependency (``pip install 'pdn-toolkit[cluster]'``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+A = TypeVar("A")
+R = TypeVar("R")
+
+CONNECT_SECONDS = 30
+
+
+class ClusterError(Exception):
+    """A cluster that cannot be used: bad address, no Dask, scheduler unreachable."""
+
+
+class DaskRunner:
+    """Runs tasks on the workers of a Dask client (see :class:`pdn.parallel.Runner`)."""
+
+    __slots__ = ("client",)
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    @property
+    def workers(self) -> int:
+        """How many tasks run at once: the threads of every worker."""
+        info: dict[str, Any] = self.client.scheduler_info(n_workers=-1)
+        return max(1, sum(int(w["nthreads"]) for w in info["workers"].values()))
+
+    def run(self, work: Callable[[A], R], items: list[A]) -> Iterator[tuple[int, R]]:
+        """``(index, work(items[index]))`` for every item, as each is done on the cluster."""
+        from distributed import as_completed
+
+        futures = self.client.map(work, items, pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        try:
+            for future, result in as_completed(futures, with_results=True):
+                yield index[future.key], result
+        finally:
+            self.client.cancel(futures)
+
+
+@contextmanager
+def connect(address: str) -> Iterator[DaskRunner]:
+    """A runner on the cluster at *address*: ``local:N`` or a scheduler's ``tcp://host:port``."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ClusterError(
+            "--cluster needs Dask distributed: pip install 'pdn-toolkit[cluster]'"
+        ) from None
+    if address.startswith("local:"):
+        count = address.removeprefix("local:")
+        if not count.isdigit() or int(count) < 1:
+            raise ClusterError(f"--cluster local:N needs a number of workers, not {address!r}")
+        cluster = LocalCluster(
+            n_workers=int(count),
+            threads_per_worker=1,  # the work is pure Python: one task per process
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+        client = Client(cluster)
+        try:
+            yield DaskRunner(client)
+        finally:
+            client.close()
+            cluster.close()
+        return
+    if "://" not in address:
+        raise ClusterError(f"--cluster takes local:N or a scheduler address (tcp://host:8786), "
+                           f"not {address!r}")  # fmt: skip
+    try:
+        client = Client(address, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+    except TimeoutError:
+        client.close()
+        raise ClusterError(f"the Dask scheduler at {address} has no workers") from None
+    try:
+        yield DaskRunner(client)
+    finally:
+        client.close()

@@ -1,0 +1,120 @@
+"""Spreading work over processes: files cut into tasks of whole games, and runners that do the
+tasks in local worker processes or on a Dask cluster (see :mod:`pdn.cluster`).
+
+A runner returns each result as soon as its task is done; :func:`run_tasks` hands them back in
+task order, so whatever runs them, the caller sees the same sequence as from one process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from pdn.reader import Span, game_spans
+
+SPAN_BYTES = 1 << 20  # files larger than this are cut into spans of about this size
+
+A = TypeVar("A")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A file, or a span of one, to be read by a worker; *prefer* is the file's preference."""
+
+    path: Path
+    span: Span | None
+    prefer: str | None
+    size: int  # bytes to read (for progress)
+
+    @property
+    def first(self) -> bool:
+        """Whether the task starts its file."""
+        return self.span is None or self.span.start == 0
+
+    @property
+    def last(self) -> bool:
+        """Whether the task ends its file."""
+        return self.span is None or self.span.end == self.path.stat().st_size
+
+
+def file_tasks(
+    files: Iterable[Path], workers: int, prefer: Callable[[Path], str | None]
+) -> list[Task]:
+    """The work for *files*: whole files, and large ones cut into spans of whole games (at least
+    four per worker, at most about SPAN_BYTES each); *prefer* gives a file's variant preference."""
+    tasks: list[Task] = []
+    for f in files:
+        preference = prefer(f)
+        size = f.stat().st_size
+        if size > SPAN_BYTES:
+            parts = max(4 * workers if workers > 1 else 1, -(-size // SPAN_BYTES))
+            tasks.extend(Task(f, s, preference, s.end - s.start) for s in game_spans(f, parts))
+        else:
+            tasks.append(Task(f, None, preference, size))
+    return tasks
+
+
+class Runner(Protocol):
+    """Something that runs tasks: local processes, or a Dask cluster."""
+
+    @property
+    def workers(self) -> int:
+        """How many tasks run at once."""
+        ...
+
+    def run(self, work: Callable[[A], R], items: list[A]) -> Iterator[tuple[int, R]]:
+        """``(index, work(items[index]))`` for every item, as each is done."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Processes:
+    """Tasks run in this process (one worker) or in a pool of local worker processes."""
+
+    count: int = 1
+
+    @property
+    def workers(self) -> int:
+        """How many tasks run at once."""
+        return self.count
+
+    def run(self, work: Callable[[A], R], items: list[A]) -> Iterator[tuple[int, R]]:
+        """``(index, work(items[index]))`` for every item, as each is done."""
+        if self.count <= 1:
+            for i, item in enumerate(items):
+                yield i, work(item)
+            return
+        with ProcessPoolExecutor(max_workers=self.count) as pool:
+            pending: dict[Future[R], int] = {pool.submit(work, x): i for i, x in enumerate(items)}
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield pending.pop(future), future.result()
+
+
+def as_runner(workers: int | Runner) -> Runner:
+    """A runner for a number of local processes, or the runner given."""
+    return Processes(workers) if isinstance(workers, int) else workers
+
+
+def run_tasks(
+    work: Callable[[A], R],
+    items: list[A],
+    runner: Runner,
+    on_done: Callable[[A], None] | None = None,
+) -> Iterator[tuple[A, R]]:
+    """Each item with the result of *work* on it, in item order; *on_done* is told of each item
+    as soon as it is done (in any order: progress over all workers)."""
+    ready: dict[int, R] = {}
+    following = 0
+    for i, result in runner.run(work, items):
+        if on_done:
+            on_done(items[i])
+        ready[i] = result
+        while following in ready:
+            yield items[following], ready.pop(following)
+            following += 1
