@@ -24,26 +24,32 @@ TARGET = 200_000
 
 
 def grow(db: str) -> int:
-    """Copy the games (with their plies and tags) until there are TARGET or more."""
+    """Copy the games (with their plies and tags) until there are TARGET or more: copy k keeps
+    the low 58 bits of each id and puts k above them (ids are hash bits: a copy meets an original
+    with odds of about 1 in 10**9) and moves its places past every file's."""
     engine = open_database(db)
+    columns = [c.name for c in GameRow.__table__.columns]
+    moved = {"id": "id % {top} + {k} * {top}", "game_hash": "game_hash || '-{k}'",
+             "place": "place + {k} * {far}"}  # fmt: skip
     with engine.begin() as conn:
-        base = conn.execute(select(func.max(GameRow.id))).scalar() or 0
-        copies = -(-TARGET // base)
-        for k in range(1, copies):
-            off = k * base
+        base = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 1
+        for k in range(1, -(-TARGET // base)):
+            values = ", ".join(
+                moved.get(c, f'"{c}"').format(k=k, top=1 << 58, far=1 << 48) for c in columns
+            )
+            names = ", ".join(f'"{c}"' for c in columns)
+            new_id = f"game_id % {1 << 58} + {k} * {1 << 58}"
+            originals = "(SELECT id FROM games WHERE length(game_hash) = 32)"
             conn.execute(text(
-                f"INSERT INTO games SELECT id + {off}, game_hash || '-{k}', file_id, file_index, "
-                "line, event, site, date, year, round, white, black, result, outcome, variant, "
-                "variant_source, rules, start_fen, termination, termination_ply, plies, valid, "
-                f"errors, moves, opening_hash, final_hash, pdn FROM games WHERE id <= {base}"
+                f"INSERT INTO games ({names}) SELECT {values} FROM games WHERE id IN {originals}"
             ))  # fmt: skip
             conn.execute(text(
-                f"INSERT INTO plies SELECT game_id + {off}, ply, move, start, \"end\", path, "
-                f"captured, crowns, before, after FROM plies WHERE game_id <= {base}"
+                f"INSERT INTO plies SELECT {new_id}, ply, move, start, \"end\", path, captured, "
+                f"crowns, before, after FROM plies WHERE game_id IN {originals}"
             ))  # fmt: skip
             conn.execute(text(
-                f"INSERT INTO tags SELECT game_id + {off}, position, name, value FROM tags "
-                f"WHERE game_id <= {base}"
+                f"INSERT INTO tags SELECT {new_id}, position, name, value FROM tags "
+                f"WHERE game_id IN {originals}"
             ))  # fmt: skip
         total = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0
     engine.dispose()

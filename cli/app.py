@@ -422,7 +422,7 @@ def annotate_command(
 
 
 DbOpt = Annotated[
-    str, typer.Option("--db", help="SQLite file or SQLAlchemy URL (postgresql+psycopg://...).")
+    str, typer.Option("--db", help="SQLite file, or PostgreSQL URL (postgresql+psycopg://...).")
 ]
 FORMATS = ("table", "csv", "json", "parquet")
 FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet.")]
@@ -540,7 +540,7 @@ def import_command(
     cluster: ClusterOpt = None,
 ) -> None:
     """Replay and store every game (invalid ones too); re-importing adds nothing; resumable.
-    With --cluster and PostgreSQL the workers write the games themselves."""
+    Into PostgreSQL, several workers (--workers, --cluster) write their games themselves."""
     files = _replay_inputs(paths, variant, rules, workers, cluster)
     engine = _engine(db, create=True)
     progress, done = _byte_progress("importing", files)

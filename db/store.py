@@ -237,6 +237,7 @@ class FileTask:
     task: Task
     file_id: int
     offset: int  # games of the file before the task's span
+    stored: frozenset[int] = frozenset()  # indexes in the span stored before the import began
 
 
 @dataclass(slots=True)
@@ -307,8 +308,7 @@ def import_paths(
     tasks = file_tasks(ids, runner.workers, lambda f: file_preference(f, variant, rules))
     before = _count_games(engine)
     if engine.dialect.name != "sqlite" and runner.workers > 1:
-        url = engine.url.render_as_string(hide_password=False)
-        results = _import_on_workers(url, tasks, ids, variant, rules, runner, on_done, batch)
+        results = _import_on_workers(engine, tasks, ids, variant, rules, runner, on_done, batch)
     else:
         results = _import_here(engine, tasks, ids, variant, rules, runner, on_done, batch)
     for ft, counts in results:
@@ -372,7 +372,7 @@ def count_games(task: Task) -> int:
 
 
 def _import_on_workers(
-    url: str,
+    engine: Engine,
     tasks: list[Task],
     ids: dict[Path, int],
     variant: str | None,
@@ -386,14 +386,20 @@ def _import_on_workers(
     counted = [t for t in tasks if not t.last]
     games = dict(run_tasks(count_games, counted, runner))
     offset = 0
+    present: set[int] = set()
     work: list[FileTask] = []
     for task in tasks:
+        file_id = ids[task.path]
         if task.first:
             offset = 0
-        work.append(FileTask(task, ids[task.path], offset))
-        offset += games.get(task, 0)
-    done = partial(_told, on_done) if on_done else None
+            present = _present_indexes(engine, file_id)
+        end = offset + games[task] if task in games else None
+        stored = frozenset(i for i in present if i > offset and (end is None or i <= end))
+        work.append(FileTask(task, file_id, offset, stored))
+        offset = end if end is not None else 0
+    url = engine.url.render_as_string(hide_password=False)
     imported = partial(import_span, url=url, variant=variant, rules=rules, batch=batch)
+    done = partial(_told, on_done) if on_done else None
     yield from run_tasks(imported, work, runner, done)
 
 
@@ -406,21 +412,14 @@ _ENGINES: dict[str, Engine] = {}  # one engine per database in each worker proce
 
 def import_span(ft: FileTask, url: str, variant: str | None, rules: str, batch: int) -> SpanCounts:
     """Replay the games of a task and write them, batch by batch (runs in worker processes).
-    Games an earlier attempt or run stored already are skipped, so running it again adds
-    nothing twice."""
+    Games stored before the import began are skipped; writing a game again changes nothing, so
+    a task run again after its worker died adds nothing twice."""
     engine = _ENGINES.get(url)
     if engine is None:
         engine = _ENGINES[url] = create_engine(url, pool_size=1)
-    first = ft.offset + 1
-    with engine.connect() as conn:
-        present = conn.execute(
-            select(Occurrence.file_index).where(
-                Occurrence.file_id == ft.file_id, Occurrence.file_index >= first
-            )
-        )
-        skip = frozenset(i - ft.offset for (i,) in present)
+    skip = frozenset(i - ft.offset for i in ft.stored)
     records = span_records(ft.task, variant, rules, skip)
-    return _store(engine, ft.file_id, first, records, set(), batch)
+    return _store(engine, ft.file_id, ft.offset + 1, records, set(), batch)
 
 
 def _store(
@@ -444,10 +443,10 @@ def _store(
         counts.count(record.report)
         pending.append((file_id, record))
         if len(pending) >= batch:
-            _write_batch(engine, pending)
+            write_batch(engine, pending)
             pending = []
     if pending:
-        _write_batch(engine, pending)
+        write_batch(engine, pending)
     return counts
 
 
@@ -492,7 +491,7 @@ RETRIES = 5
 _RETRY_STATES = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
 
 
-def _write_batch(engine: Engine, batch: list[tuple[int, Record]]) -> None:
+def write_batch(engine: Engine, batch: list[tuple[int, Record]]) -> None:
     """Write one batch of games in one transaction (again, if concurrent writers deadlocked)."""
     for attempt in range(RETRIES):
         try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -37,8 +37,8 @@ class DaskRunner:
     @property
     def workers(self) -> int:
         """How many tasks run at once: the threads of every worker."""
-        info: dict[str, Any] = self.client.scheduler_info(n_workers=-1)
-        return max(1, sum(int(w["nthreads"]) for w in info["workers"].values()))
+        threads: dict[str, int] = self.client.nthreads()
+        return max(1, sum(threads.values()))
 
     def run(self, work: Callable[[A], R], items: list[A]) -> Iterator[tuple[int, R]]:
         """``(index, work(items[index]))`` for every item, as each is done on the cluster."""
@@ -54,8 +54,9 @@ class DaskRunner:
 
 
 @contextmanager
-def connect(address: str) -> Iterator[DaskRunner]:
-    """A runner on the cluster at *address*: ``local:N`` or a scheduler's ``tcp://host:port``."""
+def connect(address: str, timeout: float = CONNECT_SECONDS) -> Iterator[DaskRunner]:
+    """A runner on the cluster at *address*: ``local:N`` or a scheduler's ``tcp://host:port``
+    (given *timeout* seconds to answer and to have a worker)."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -70,7 +71,8 @@ def connect(address: str) -> Iterator[DaskRunner]:
             n_workers=int(count),
             threads_per_worker=1,  # the work is pure Python: one task per process
             processes=True,
-            dashboard_address=None,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",  # its HTTP server on any free port, not 8787
             silence_logs=logging.ERROR,
         )
         client = Client(cluster)
@@ -84,11 +86,11 @@ def connect(address: str) -> Iterator[DaskRunner]:
         raise ClusterError(f"--cluster takes local:N or a scheduler address (tcp://host:8786), "
                            f"not {address!r}")  # fmt: skip
     try:
-        client = Client(address, timeout=CONNECT_SECONDS)
+        client = Client(address, timeout=timeout)
     except (OSError, TimeoutError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     try:
-        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+        client.wait_for_workers(1, timeout=timeout)
     except TimeoutError:
         client.close()
         raise ClusterError(f"the Dask scheduler at {address} has no workers") from None

@@ -1,13 +1,23 @@
-"""Shared fixtures: the corpus beside the checkout (../shared/corpus)."""
+"""Shared fixtures: the corpus beside the checkout (../shared/corpus), its reports and database
+made by one process, and new PostgreSQL databases on the server .ci/run starts."""
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine, create_engine, select, text
+
+from pdn.db.schema import Base
+from pdn.db.store import ImportStats, import_paths, open_database
+from pdn.validate import validate_paths
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus"
@@ -51,3 +61,61 @@ def corpus_files() -> list[CorpusFile]:
 def corpus() -> Path:
     """Path of ../shared/corpus."""
     return corpus_dir()
+
+
+POSTGRES = os.environ.get("PDN_TEST_POSTGRES")
+
+
+def postgres_reason() -> str | None:
+    """Why the PostgreSQL tests cannot run here (None when they can); under CI they must."""
+    if POSTGRES or os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        return None
+    return "PDN_TEST_POSTGRES is not set (.ci/run starts a server and sets it)"
+
+
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database, dropped afterwards."""
+    if not POSTGRES:
+        pytest.fail("CI runs the PostgreSQL tests: PDN_TEST_POSTGRES must be set by .ci/run")
+    name = f"pdn_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def table_digests(engine: Engine) -> dict[str, tuple[int, str]]:
+    """Each table's row count and a digest of its rows in key order (the import time left out):
+    equal digests mean equal databases, whatever the backend."""
+    out = {}
+    with engine.connect() as conn:
+        for table in Base.metadata.sorted_tables:
+            columns = [c for c in table.columns if c.name != "imported_at"]
+            digest = hashlib.sha256()
+            n = 0
+            for row in conn.execute(select(*columns).order_by(*table.primary_key.columns)):
+                digest.update(repr(tuple(row)).encode())
+                n += 1
+            out[table.name] = (n, digest.hexdigest())
+    return out
+
+
+@pytest.fixture(scope="session")
+def corpus_reports() -> list[dict[str, object]]:
+    """The report of every corpus game, validated in one process."""
+    return [r.as_dict() for r in validate_paths([corpus_dir()], workers=1)]
+
+
+@pytest.fixture(scope="session")
+def corpus_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Engine, ImportStats]]:
+    """The corpus imported into SQLite by one process, with what the import said."""
+    engine = open_database(str(tmp_path_factory.mktemp("corpus") / "corpus.db"))
+    stats = import_paths(engine, [corpus_dir()])
+    yield engine, stats
+    engine.dispose()

@@ -3,38 +3,31 @@ questions answered against numbers worked out by hand, refusals."""
 
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine, func, select, text
+from sqlalchemy import Engine, func, select
 
-from conftest import corpus_dir
+from conftest import corpus_dir, postgres_database, postgres_reason
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
 from pdn.db.schema import GameRow, Occurrence, PlyRow, SourceFile, TagRow
-from pdn.db.store import DatabaseRefused, import_paths, open_database
+from pdn.db.store import DatabaseRefused, ImportStats, import_paths, open_database
 from pdn.reader import read_games
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
-POSTGRES = os.environ.get("PDN_TEST_POSTGRES")
 
 
 def _backends() -> list[object]:
-    params: list[object] = ["sqlite"]
-    if POSTGRES or os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        params.append("postgres")
-    else:
-        why = "PDN_TEST_POSTGRES is not set (.ci/run starts a server and sets it)"
-        params.append(pytest.param("postgres", marks=pytest.mark.skip(reason=why)))
-    return params
+    why = postgres_reason()
+    skip = [pytest.mark.skip(reason=why)] if why else []
+    return ["sqlite", pytest.param("postgres", marks=skip)]
 
 
 @pytest.fixture(params=_backends())
@@ -43,17 +36,8 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield str(tmp_path / "test.db")
         return
-    if not POSTGRES:
-        pytest.fail("CI runs the PostgreSQL tests: PDN_TEST_POSTGRES must be set by .ci/run")
-    name = f"pdn_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = POSTGRES.rsplit("/", 1)[0] + "/" + name
-    yield url
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-    admin.dispose()
+    with postgres_database() as url:
+        yield url
 
 
 def count(engine: Engine, model: type) -> int:
@@ -102,10 +86,9 @@ def test_invalid_games_are_stored_with_their_errors(db: str, tmp_path: Path) -> 
 
 
 @pytest.mark.slow
-def test_import_the_whole_corpus(db: str) -> None:
+def test_import_the_whole_corpus(corpus_db: tuple[Engine, ImportStats]) -> None:
     corpus = corpus_dir()
-    engine = open_database(db)
-    stats = import_paths(engine, [corpus], workers=2)
+    engine, stats = corpus_db
     assert stats.games == 33152 and stats.syntax_errors == 11
     assert stats.added + stats.duplicates == stats.games
     # files that are another encoding of a file read before them: every game a duplicate
@@ -126,7 +109,6 @@ def test_import_the_whole_corpus(db: str) -> None:
             assert dup == games, name
     again = import_paths(engine, [corpus])
     assert again.added == 0 and again.skipped_files == 166
-    engine.dispose()
 
 
 def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) -> None:
@@ -278,10 +260,14 @@ def test_refuses_a_database_that_is_not_ours(tmp_path: Path) -> None:
         open_database(str(junk))
 
 
-def test_refuses_a_newer_schema(tmp_path: Path) -> None:
+def test_refuses_a_newer_or_older_schema(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     open_database(str(path)).dispose()
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE pdn_meta SET value = '99' WHERE key = 'schema_version'")
     with pytest.raises(DatabaseRefused, match="newer version"):
+        open_database(str(path))
+    with sqlite3.connect(path) as conn:  # schema 1 numbered games in import order
+        conn.execute("UPDATE pdn_meta SET value = '1' WHERE key = 'schema_version'")
+    with pytest.raises(DatabaseRefused, match=r"older version .* import the archives into a new"):
         open_database(str(path))
