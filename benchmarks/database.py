@@ -24,12 +24,12 @@ TARGET = 200_000
 
 
 def grow(db: str) -> int:
-    """Copy the games (with their plies and tags) until there are TARGET or more: copy k keeps
-    the low 58 bits of each id and puts k above them (ids are hash bits: a copy meets an original
-    with odds of about 1 in 10**9) and moves its places past every file's."""
+    """Copy the games (with their plies and tags) until there are TARGET or more: copy k takes
+    the negative id -(low 58 bits) - k * 2**58 (ids are positive hash bits, so copies meet no
+    original and no other copy but by odds of about 1 in 10**9) and a place past every file's."""
     engine = open_database(db)
     columns = [c.name for c in GameRow.__table__.columns]
-    moved = {"id": "id % {top} + {k} * {top}", "game_hash": "game_hash || '-{k}'",
+    moved = {"id": "-(id % {top}) - {k} * {top}", "game_hash": "game_hash || '-{k}'",
              "place": "place + {k} * {far}"}  # fmt: skip
     with engine.begin() as conn:
         base = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 1
@@ -38,7 +38,7 @@ def grow(db: str) -> int:
                 moved.get(c, f'"{c}"').format(k=k, top=1 << 58, far=1 << 48) for c in columns
             )
             names = ", ".join(f'"{c}"' for c in columns)
-            new_id = f"game_id % {1 << 58} + {k} * {1 << 58}"
+            new_id = f"-(game_id % {1 << 58}) - {k} * {1 << 58}"
             originals = "(SELECT id FROM games WHERE length(game_hash) = 32)"
             conn.execute(text(
                 f"INSERT INTO games ({names}) SELECT {values} FROM games WHERE id IN {originals}"

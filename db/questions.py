@@ -142,19 +142,13 @@ def game_texts(engine: Engine, ids: list[int]) -> list[str]:
 _SCORE_COLUMNS = ["games", "first_wins", "draws", "second_wins", "score", "draw_rate"]
 
 
-def _outcomes(game: SQLCoreOperations[int], distinct: bool) -> list[Label[int]]:
-    """Columns games, first_wins, draws and second_wins counted in a group (each game once
-    when *distinct*: a game may pass a position twice)."""
-
-    def counted(cond: ColumnElement[bool] | None) -> ColumnElement[int]:
-        item = game if cond is None else case((cond, game))
-        return func.count(func.distinct(item)) if distinct else func.count(item)
-
+def _outcomes(game: SQLCoreOperations[int], outcome: SQLCoreOperations[str]) -> list[Label[int]]:
+    """Columns games, first_wins, draws and second_wins counted in a group."""
     return [
-        counted(None).label("games"),
-        counted(GameRow.outcome == "first").label("first_wins"),
-        counted(GameRow.outcome == "draw").label("draws"),
-        counted(GameRow.outcome == "second").label("second_wins"),
+        func.count(game).label("games"),
+        func.count(case((outcome == "first", game))).label("first_wins"),
+        func.count(case((outcome == "draw", game))).label("draws"),
+        func.count(case((outcome == "second", game))).label("second_wins"),
     ]
 
 
@@ -172,11 +166,15 @@ def explore(
 ) -> pd.DataFrame:
     """The moves played from a position across the database, transpositions included."""
     h = position_digest(variant, moves, fen)
-    query = (
-        select(PlyRow.move, *_outcomes(PlyRow.game_id, distinct=True))
+    played = (  # each game once per move: a game may pass a position twice
+        select(PlyRow.move, PlyRow.game_id, GameRow.outcome)
         .join(GameRow, GameRow.id == PlyRow.game_id)
         .where(PlyRow.before == h)
-        .group_by(PlyRow.move)
+        .distinct()
+        .subquery()
+    )
+    query = select(played.c.move, *_outcomes(played.c.game_id, played.c.outcome)).group_by(
+        played.c.move
     )
     with engine.connect() as conn:
         frame = pd.read_sql(query, conn)
@@ -199,7 +197,7 @@ def opening_stats(
         key = GameRow.opening_hash
         query = (
             select(key.label("position"), func.min(GameRow.place).label("first"),
-                   *_outcomes(GameRow.id, distinct=False))
+                   *_outcomes(GameRow.id, GameRow.outcome))
             .where(GameRow.variant == "english", key.in_(list(names)))
             .group_by(key)
         )  # fmt: skip
@@ -207,7 +205,7 @@ def opening_stats(
     else:
         query = (
             select(PlyRow.after.label("position"), func.min(GameRow.place).label("first"),
-                   *_outcomes(GameRow.id, distinct=False))
+                   *_outcomes(GameRow.id, GameRow.outcome))
             .join(GameRow, GameRow.id == PlyRow.game_id)
             .where(PlyRow.ply == plies)
             .group_by(PlyRow.after)

@@ -291,9 +291,9 @@ def import_paths(
     batch: int = BATCH,
 ) -> ImportStats:
     """Import every game under *paths* into the database of *engine*, replayed in this process,
-    in *workers* local processes or on a Dask cluster's runner, with the same result. With
-    PostgreSQL and several workers, the workers write their games themselves; with SQLite this
-    process writes what they return. *on_done* is told of each task as it is done."""
+    in *workers* local processes or on a Dask cluster's runner, with the same result. Into
+    PostgreSQL, workers in other processes write their games themselves; into SQLite this process
+    writes what they return. *on_done* is told of each task as it is done."""
     stats = ImportStats()
     if variant:
         get_variant(variant)
@@ -307,7 +307,7 @@ def import_paths(
             ids[path] = fid
     tasks = file_tasks(ids, runner.workers, lambda f: file_preference(f, variant, rules))
     before = _count_games(engine)
-    if engine.dialect.name != "sqlite" and runner.workers > 1:
+    if engine.dialect.name != "sqlite" and runner.elsewhere:
         results = _import_on_workers(engine, tasks, ids, variant, rules, runner, on_done, batch)
     else:
         results = _import_here(engine, tasks, ids, variant, rules, runner, on_done, batch)
@@ -530,42 +530,47 @@ def _write(conn: Connection, batch: list[tuple[int, Record]]) -> None:
     ids = [row["id"] for row, _ in games]  # a batch: few enough for one IN list
     stored = dict(conn.execute(select(GameRow.id, GameRow.place).where(GameRow.id.in_(ids))).all())
     won = [(row, r) for row, r in games if stored[row["id"]] == row["place"]]
-    if won:  # the tags and first-occurrence mark of a later place go
+    if won:  # rows a retried task or a later place wrote go, to be written anew
         won_ids = [row["id"] for row, _ in won]
         conn.execute(delete(TagRow).where(TagRow.game_id.in_(won_ids)))
+        conn.execute(delete(PlyRow).where(PlyRow.game_id.in_(won_ids)))
         conn.execute(
             update(Occurrence).where(Occurrence.game_id.in_(won_ids)).values(duplicate=True)
         )
     tags = [
-        {"game_id": row["id"], "position": i, "name": name[:100], "value": value}
+        (row["id"], i, name[:100], value)
         for row, r in won
         for i, (name, value) in enumerate(r.tags)
     ]
-    plies = [{**p, "game_id": row["id"]} for row, r in won for p in r.plies]
+    _add_rows(conn, TagRow.__tablename__, ["game_id", "position", "name", "value"], tags)
+    plies = [(row["id"], *p.values()) for row, r in won for p in r.plies]
+    if plies:
+        first = next(p for _, r in won for p in r.plies)
+        _add_rows(conn, PlyRow.__tablename__, ["game_id", *first], plies)
     marks = [
-        {"file_id": o["file_id"], "file_index": o["file_index"], "game_id": o["game_id"],
-         "duplicate": stored[o["game_id"]] != o["place"]}
+        (o["file_id"], o["file_index"], o["game_id"], stored[o["game_id"]] != o["place"])
         for o in occurrences
-    ]  # fmt: skip
-    _insert_rows(conn, TagRow.__tablename__, tags)
-    _insert_rows(conn, PlyRow.__tablename__, plies, "ON CONFLICT DO NOTHING")
-    _insert_rows(
-        conn,
-        Occurrence.__tablename__,
-        marks,
-        "ON CONFLICT (file_id, file_index) "
+    ]
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    conn.exec_driver_sql(
+        f"INSERT INTO {Occurrence.__tablename__} (file_id, file_index, game_id, duplicate) "
+        f"VALUES ({mark}, {mark}, {mark}, {mark}) ON CONFLICT (file_id, file_index) "
         "DO UPDATE SET game_id = excluded.game_id, duplicate = excluded.duplicate",
+        marks,
     )
 
 
-def _insert_rows(conn: Connection, table: str, rows: list[dict[str, Any]], tail: str = "") -> None:
-    """Plain rows through the driver: the bulk of an import's writing."""
+def _add_rows(
+    conn: Connection, table: str, columns: list[str], rows: list[tuple[Any, ...]]
+) -> None:
+    """Plain rows, the bulk of an import's writing: COPY with psycopg, else executemany."""
     if not rows:
         return
-    columns = list(rows[0])
-    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     names = ", ".join(f'"{c}"' for c in columns)
-    conn.exec_driver_sql(
-        f"INSERT INTO {table} ({names}) VALUES ({', '.join([mark] * len(columns))}) {tail}",
-        [tuple(r[c] for c in columns) for r in rows],
-    )
+    if conn.dialect.driver == "psycopg":
+        with conn.connection.cursor().copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        return
+    marks = ", ".join(["?" if conn.dialect.paramstyle == "qmark" else "%s"] * len(columns))
+    conn.exec_driver_sql(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)

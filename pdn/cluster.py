@@ -40,6 +40,11 @@ class DaskRunner:
         threads: dict[str, int] = self.client.nthreads()
         return max(1, sum(threads.values()))
 
+    @property
+    def elsewhere(self) -> bool:
+        """Tasks run on the cluster's workers, never in this process."""
+        return True
+
     def run(self, work: Callable[[A], R], items: list[A]) -> Iterator[tuple[int, R]]:
         """``(index, work(items[index]))`` for every item, as each is done on the cluster."""
         from distributed import as_completed

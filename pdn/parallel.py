@@ -66,6 +66,11 @@ class Runner(Protocol):
         """How many tasks run at once."""
         ...
 
+    @property
+    def elsewhere(self) -> bool:
+        """Whether tasks run in other processes than this one."""
+        ...
+
     def run(self, work: Callable[[A], R], items: list[A]) -> Iterator[tuple[int, R]]:
         """``(index, work(items[index]))`` for every item, as each is done."""
         ...
@@ -81,6 +86,11 @@ class Processes:
     def workers(self) -> int:
         """How many tasks run at once."""
         return self.count
+
+    @property
+    def elsewhere(self) -> bool:
+        """Whether tasks run in other processes than this one."""
+        return self.count > 1
 
     def run(self, work: Callable[[A], R], items: list[A]) -> Iterator[tuple[int, R]]:
         """``(index, work(items[index]))`` for every item, as each is done."""
