@@ -13,9 +13,10 @@ from itertools import islice
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, delete, func, select, update
 
-from conftest import corpus_dir, postgres_database, postgres_reason
+import pdn.parallel
+from conftest import corpus_dir, postgres_database, postgres_reason, table_digests
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
 from pdn.db.schema import GameRow, Occurrence, PlyRow, SourceFile, TagRow
 from pdn.db.store import DatabaseRefused, ImportStats, import_paths, open_database
@@ -109,6 +110,33 @@ def test_import_the_whole_corpus(corpus_db: tuple[Engine, ImportStats]) -> None:
             assert dup == games, name
     again = import_paths(engine, [corpus])
     assert again.added == 0 and again.skipped_files == 166
+
+
+def test_workers_write_the_same_database(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 460 games cut into spans of about 10 kB; into PostgreSQL the two workers write them
+    monkeypatch.setattr(pdn.parallel, "SPAN_BYTES", 10_000)
+    path = corpus_dir() / "russian" / "migo-World_Championship_1998.pdn"
+    one = open_database(str(tmp_path / "one.db"))
+    import_paths(one, [path])
+    engine = open_database(db)
+    stats = import_paths(engine, [path], workers=2)
+    assert (stats.games, stats.added + stats.duplicates) == (460, 460)
+    assert table_digests(engine) == table_digests(one)
+    # as if stopped after game 200: the rest is imported again, and nothing else
+    with engine.begin() as conn:
+        late = select(GameRow.id).where(GameRow.file_index > 200)
+        for model in (TagRow, PlyRow):
+            conn.execute(delete(model).where(model.game_id.in_(late)))
+        conn.execute(delete(Occurrence).where(Occurrence.file_index > 200))
+        conn.execute(delete(GameRow).where(GameRow.file_index > 200))
+        conn.execute(update(SourceFile).values(complete=False, games=0))
+    again = import_paths(engine, [path], workers=2)
+    assert (again.games, again.already, again.added + again.duplicates) == (460, 200, 260)
+    assert table_digests(engine) == table_digests(one)
+    engine.dispose()
+    one.dispose()
 
 
 def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) -> None:
