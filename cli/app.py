@@ -24,6 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 from pdn import __version__
 from pdn.annotate import Notes, annotate_paths
@@ -544,8 +545,11 @@ def import_command(
     files = _replay_inputs(paths, variant, rules, workers, cluster)
     engine = _engine(db, create=True)
     progress, done = _byte_progress("importing", files)
-    with _runner(workers, cluster) as runner, progress:
-        stats = import_paths(engine, files, variant, rules, runner, on_done=done)
+    try:
+        with _runner(workers, cluster) as runner, progress:
+            stats = import_paths(engine, files, variant, rules, runner, on_done=done)
+    except (OSError, SQLAlchemyError) as exc:  # games written so far stay; a re-run finishes
+        fail(f"import stopped: {exc}; run it again to finish it", 1)
     table = Table("", "", title=f"Imported into {db}", show_header=False)
     for label, value in (
         ("files imported", stats.files),

@@ -14,9 +14,13 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy.exc import OperationalError
+from typer.testing import CliRunner
 
+import pdn.db.store
 import pdn.parallel
 from conftest import corpus_dir, postgres_database, postgres_reason, table_digests
+from pdn.cli.app import app
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
 from pdn.db.schema import GameRow, Occurrence, PlyRow, SourceFile, TagRow
 from pdn.db.store import DatabaseRefused, ImportStats, import_paths, open_database
@@ -183,6 +187,20 @@ def _games(path: Path) -> int:
             return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
     except sqlite3.Error:
         return 0
+
+
+def test_an_import_stopped_by_the_database_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+
+    def full_disk(*_: object) -> None:
+        raise OperationalError("INSERT INTO games ...", {}, sqlite3.OperationalError("disk full"))
+
+    monkeypatch.setattr(pdn.db.store, "write_batch", full_disk)
+    result = CliRunner().invoke(app, ["import", str(SAMPLES), "--db", str(tmp_path / "x.db")])
+    assert result.exit_code == 1
+    assert "import stopped" in result.stderr and "disk full" in result.stderr
+    assert "run it again" in result.stderr
 
 
 # --- questions, on games whose numbers are worked out by hand --------------------------------
