@@ -192,7 +192,6 @@ def _games(path: Path) -> int:
 def test_an_import_stopped_by_the_database_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-
     def full_disk(*_: object) -> None:
         raise OperationalError("INSERT INTO games ...", {}, sqlite3.OperationalError("disk full"))
 
