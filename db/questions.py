@@ -283,8 +283,8 @@ def draw_stats(engine: Engine, by: str = "variant") -> pd.DataFrame:
             for h, m in zip(frame["position"], frame["moves"], strict=True)
         ]
         counts = ["games", "draws", "by_moves_rule", "by_repetition", "by_agreement"]
-        frame = frame.groupby("opening", as_index=False)[counts].sum()  # the same moves in
-        # several variants (their numbers read alike) are one row
+        # the same first moves in several variants (their numbers read alike) make one row
+        frame = frame.groupby("opening", as_index=False)[counts].sum()
     else:
         column = getattr(GameRow, by)
         query = select(column.label(by), *_draws(GameRow.outcome, GameRow.termination))

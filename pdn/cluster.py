@@ -1,7 +1,7 @@
-"""Running tasks on a Dask cluster: ``local:N`` starts one of N worker processes on this machine,
-``tcp://host:8786`` uses a running scheduler. Workers read the files themselves (they must see
-them under the same paths) and only results travel back; a task whose worker dies is run again
-on another worker by the scheduler.
+"""Running tasks on a Dask cluster: ``local:N`` starts a cluster of N worker processes on this
+machine, ``tcp://host:8786`` uses a running scheduler. Workers read the files themselves (they
+must see them under the same paths) and only results travel back; a task whose worker dies is
+run again on another worker by the scheduler.
 
 Dask is an optional dependency (``pip install 'pdn-toolkit[cluster]'``).
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -26,13 +27,11 @@ class ClusterError(Exception):
     """A cluster that cannot be used: bad address, no Dask, scheduler unreachable."""
 
 
+@dataclass(frozen=True, slots=True)
 class DaskRunner:
     """Runs tasks on the workers of a Dask client (see :class:`pdn.parallel.Runner`)."""
 
-    __slots__ = ("client",)
-
-    def __init__(self, client: Client) -> None:
-        self.client = client
+    client: Client
 
     @property
     def workers(self) -> int:
