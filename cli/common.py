@@ -17,7 +17,7 @@ from pdn.drawrules import RULE_SETS
 from pdn.fen import FenError, parse_fen
 from pdn.files import MissingPathError, pdn_files
 from pdn.parallel import Runner, Task
-from pdn.position import Position
+from pdn.position import Duplicates, Position
 from pdn.variants import UnknownVariantError, Variant, get_variant
 
 out = Console()
@@ -62,15 +62,19 @@ DupOpt = Annotated[
     str,
     typer.Option(
         "--duplicates",
-        help="keep: count every capture path; drop: paths with the same captures count once.",
+        help="drop: capture paths with the same start, end and pieces taken count once; keep: "
+        "once per order the pieces are taken in (published perft 'keep'); paths: every path.",
     ),
 ]
 
 
-def keep_duplicates(duplicates: str) -> bool:
-    if duplicates not in ("keep", "drop"):
-        fail(f"--duplicates must be keep or drop, not {duplicates!r}")
-    return duplicates == "keep"
+def duplicates_mode(text: str) -> Duplicates:
+    """The --duplicates value, or a one-line usage error."""
+    try:
+        return Duplicates(text)
+    except ValueError:
+        choices = ", ".join(d.value for d in Duplicates)
+        fail(f"--duplicates must be one of {choices}, not {text!r}")
 
 
 def replay_inputs(

@@ -15,8 +15,8 @@ from pdn.cli.common import (
     DupOpt,
     FenOpt,
     VariantOpt,
+    duplicates_mode,
     fail,
-    keep_duplicates,
     out,
     position_of,
     variant_named,
@@ -35,7 +35,7 @@ def moves(
 ) -> None:
     """The legal moves of a position, one per line, with every landing square, sorted."""
     pos = position_of(variant_named(variant), fen)
-    legal = pos.legal_moves(keep_duplicates(duplicates))
+    legal = pos.legal_moves(duplicates_mode(duplicates))
     texts = sorted((move_text(pos, m, MoveForm.FULL) for m in legal), key=_square_order)
     for text in texts:
         out.print(text, markup=False, highlight=False)
@@ -57,11 +57,11 @@ def perft_command(
         fail(f"--depth must be 1 or more, not {depth}")
     v = variant_named(variant)
     pos = position_of(v, fen)
-    keep = keep_duplicates(duplicates)
+    mode = duplicates_mode(duplicates)
     nodes = 0
     start = time.perf_counter()
     for d in range(1, depth + 1):
-        count = perft(pos, d, keep)
+        count = perft(pos, d, mode)
         nodes += count
         out.print(f"{d} {count}", markup=False, highlight=False)
     seconds = time.perf_counter() - start

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
+from enum import StrEnum
 from functools import cache
 from typing import NamedTuple
 
@@ -45,6 +46,14 @@ class Move(NamedTuple):
     def key(self) -> tuple[int, int, int]:
         """Start, end and captured set: moves with the same key reach the same position."""
         return (self.path[0], self.path[-1], self.captured_mask)
+
+
+class Duplicates(StrEnum):
+    """Which of several capture paths with the same start and end count as moves of their own."""
+
+    DROP = "drop"  # one per captured set: they reach the same position (perft's default, replay)
+    KEEP = "keep"  # one per order of the pieces taken (the published "keep" perft counts)
+    PATHS = "paths"  # every path with its own landing squares (matching a move written in full)
 
 
 def _bits(x: int) -> Iterator[int]:
@@ -161,9 +170,9 @@ class Position:
             return Position(self.variant, men, kings, om, ok, BLACK, self.geo)
         return Position(self.variant, om, ok, men, kings, WHITE, self.geo)
 
-    def legal_moves(self, keep_duplicates: bool = False) -> list[Move]:
-        """Every legal move; same start, end and captures count once unless *keep_duplicates*."""
-        return generate(self, keep_duplicates)
+    def legal_moves(self, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
+        """Every legal move; captures with the same start and end counted as *duplicates* says."""
+        return generate(self, duplicates)
 
     def _sides(self) -> tuple[int, int, int, int]:
         """Men and kings of the side to move, then of the other side."""
@@ -171,7 +180,7 @@ class Position:
             return self.white_men, self.white_kings, self.black_men, self.black_kings
         return self.black_men, self.black_kings, self.white_men, self.white_kings
 
-    def captures(self, keep_duplicates: bool = False) -> list[Move]:
+    def captures(self, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
         """The captures the rules allow (precedence applied); empty when there is none."""
         men, kings, opp_men, opp_kings = self._sides()
         if not kings:  # the common case: a man can only take what stands next to it
@@ -180,7 +189,7 @@ class Position:
             if not _capturing_men(g, self.turn, men, opp, g.mask & ~(men | opp)):
                 return []
         return _captures(
-            self.geo, self.variant, self.turn, men, kings, opp_men, opp_kings, keep_duplicates
+            self.geo, self.variant, self.turn, men, kings, opp_men, opp_kings, duplicates
         )
 
     def quiet_move(self, start: int, end: int) -> Move | None:
@@ -245,14 +254,14 @@ def _shift(x: int, offset: int) -> int:
     return x << offset if offset > 0 else x >> -offset
 
 
-def generate(pos: Position, keep_duplicates: bool = False) -> list[Move]:
+def generate(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
     """Legal moves of *pos* under its variant's rules."""
     v = pos.variant
     g = pos.geo
     me = pos.turn
     men, kings, opp_men, opp_kings = pos._sides()
     occupied = men | kings | opp_men | opp_kings
-    captures = _captures(g, v, me, men, kings, opp_men, opp_kings, keep_duplicates)
+    captures = _captures(g, v, me, men, kings, opp_men, opp_kings, duplicates)
     if captures and not v.capture_optional:
         return captures
     return captures + _quiet(g, me, men, kings, occupied)
@@ -297,7 +306,7 @@ def _captures(
     kings: int,
     opp_men: int,
     opp_kings: int,
-    keep_duplicates: bool,
+    duplicates: Duplicates,
 ) -> list[Move]:
     opp = opp_men | opp_kings
     occupied = men | kings | opp
@@ -397,11 +406,14 @@ def _captures(
     if not found:
         return found
     found = _apply_precedence(v.precedence, found)
+    if duplicates is Duplicates.PATHS:  # a path and its landing squares determine its victims
+        return found
     seen: set[object] = set()
     unique = []
+    keep = duplicates is Duplicates.KEEP
     for m in found:
         path = m.path
-        k = (path[0], path[-1], m.captured if keep_duplicates else m.captured_mask)
+        k = (path[0], path[-1], m.captured if keep else m.captured_mask)
         if k not in seen:
             seen.add(k)
             unique.append(m)
@@ -438,7 +450,7 @@ def _apply_precedence(rule: Precedence, moves: list[Move]) -> list[Move]:
     return [m for m, r in zip(moves, ranks, strict=True) if r == best]
 
 
-def count_moves(pos: Position, keep_duplicates: bool = False) -> int:
+def count_moves(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> int:
     """len(pos.legal_moves()), counting quiet moves without building them."""
     g = pos.geo
     me = pos.turn
@@ -447,7 +459,7 @@ def count_moves(pos: Position, keep_duplicates: bool = False) -> int:
     n = 0
     if kings or _capturing_men(g, me, men, opp_men | opp_kings, g.mask & ~occupied):
         v = pos.variant
-        n = len(_captures(g, v, me, men, kings, opp_men, opp_kings, keep_duplicates))
+        n = len(_captures(g, v, me, men, kings, opp_men, opp_kings, duplicates))
         if n and not v.capture_optional:
             return n
         if kings:
@@ -458,12 +470,10 @@ def count_moves(pos: Position, keep_duplicates: bool = False) -> int:
     return n
 
 
-def perft(pos: Position, depth: int, keep_duplicates: bool = False) -> int:
+def perft(pos: Position, depth: int, duplicates: Duplicates = Duplicates.DROP) -> int:
     """Number of move sequences of length *depth* from *pos* (draw rules ignored)."""
     if depth <= 0:
         return 1
     if depth == 1:
-        return count_moves(pos, keep_duplicates)
-    return sum(
-        perft(pos.play(m), depth - 1, keep_duplicates) for m in generate(pos, keep_duplicates)
-    )
+        return count_moves(pos, duplicates)
+    return sum(perft(pos.play(m), depth - 1, duplicates) for m in generate(pos, duplicates))

@@ -46,6 +46,16 @@ def test_moves_keep_duplicates() -> None:
     )
 
 
+def test_moves_every_path() -> None:
+    # King on 46 takes 37 then 19 on one diagonal; it may touch down on 32, 28 or 23 between the
+    # two and stop on 14, 10 or 5: one move per end square, but nine paths
+    fen = "W:WK46:B37,19"
+    drop = run("moves", "-v", "international", "--fen", fen)[1].split()
+    assert drop == ["46x32x5", "46x32x10", "46x32x14"]
+    paths = run("moves", "-v", "international", "--fen", fen, "--duplicates", "paths")[1].split()
+    assert paths == [f"46x{a}x{b}" for a in (23, 28, 32) for b in (5, 10, 14)]
+
+
 def test_perft_lines() -> None:
     code, out, _ = run("perft", "--variant", "russian", "--depth", "4")
     lines = out.splitlines()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pdn.position import Position, perft
+from pdn.position import Duplicates, Position, perft
 from pdn.variants import get_variant
 
 # variant -> counts from depth 1 (spec/perft.md, start positions)
@@ -58,10 +58,10 @@ def test_start_perft_deep(variant: str, depth: int, expected: int) -> None:
 )
 def test_duplicate_modes(variant: str, depth: int, drop: int, keep: int) -> None:
     start = Position.start(get_variant(variant))
-    assert perft(start, depth, keep_duplicates=False) == drop
-    assert perft(start, depth, keep_duplicates=True) == keep
+    assert perft(start, depth, Duplicates.DROP) == drop
+    assert perft(start, depth, Duplicates.KEEP) == keep
 
 
 def test_drop_and_keep_agree_where_the_table_says_so() -> None:
     start = Position.start(get_variant("international"))
-    assert perft(start, 5, keep_duplicates=True) == 27117
+    assert perft(start, 5, Duplicates.KEEP) == 27117
