@@ -67,6 +67,7 @@ class GameFilter:
     date_to: int | None = None
     moves: str | None = None  # games that reach the position after these moves
     fen: str | None = None  # games that reach this position
+    valid: bool | None = None  # only the valid (True) or the invalid (False) games
 
 
 def _like(column: SQLCoreOperations[str | None], text: str) -> ColumnElement[bool]:
@@ -95,6 +96,8 @@ def _game_query(f: GameFilter) -> Select[*tuple[Any, ...]]:
         cond.append(GameRow.year >= f.date_from)
     if f.date_to is not None:
         cond.append(GameRow.year <= f.date_to)
+    if f.valid is not None:
+        cond.append(GameRow.valid == f.valid)
     if f.moves or f.fen:
         if not f.variant:
             raise QuestionError("--moves and --fen need --variant")
@@ -123,13 +126,24 @@ def _game_query(f: GameFilter) -> Select[*tuple[Any, ...]]:
     )
 
 
-def find_games(engine: Engine, where: GameFilter, limit: int | None = 100) -> pd.DataFrame:
-    """The games matching *where*, in import order."""
+def find_games(
+    engine: Engine, where: GameFilter, limit: int | None = 100, offset: int = 0
+) -> pd.DataFrame:
+    """The games matching *where*, in import order (after skipping *offset* of them)."""
     query = _game_query(where)
     if limit:
         query = query.limit(limit)
+    if offset:
+        query = query.offset(offset)
     with engine.connect() as conn:
         return pd.read_sql(query, conn)
+
+
+def count_games(engine: Engine, where: GameFilter) -> int:
+    """How many games match *where*."""
+    matching = _game_query(where).order_by(None).subquery()
+    with engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(matching)).scalar() or 0)
 
 
 def game_texts(engine: Engine, ids: list[int]) -> list[str]:
