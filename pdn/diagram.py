@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from xml.sax.saxutils import escape
 
 from pdn.board import BLACK, WHITE
@@ -14,8 +15,16 @@ LIGHT, DARK = "#f0d9b5", "#b58863"
 PIECE = {WHITE: ("#fdfdfd", "#222"), BLACK: ("#222", "#ddd")}
 
 
-def svg_diagram(pos: Position, move: Move | None = None, flip: bool = False) -> str:
-    """The position as a standalone SVG document (White at the bottom unless *flip*)."""
+def svg_diagram(
+    pos: Position,
+    move: Move | None = None,
+    flip: bool = False,
+    hints: Sequence[Move] = (),
+    marked: Collection[int] = (),
+) -> str:
+    """The position as a standalone SVG document (White at the bottom unless *flip*), with
+    *move* drawn as an arrow, *hints* (moves to point out) as dashed arrows and the *marked*
+    squares outlined."""
     g = pos.geometry
     w, h = g.width, g.height
     size_x, size_y = w * CELL + 2 * MARGIN, h * CELL + 2 * MARGIN
@@ -31,6 +40,8 @@ def svg_diagram(pos: Position, move: Move | None = None, flip: bool = False) -> 
         f'width="{size_x}" height="{size_y}" class="pdn-board {escape(pos.variant.name)}">',
         "<defs><marker id='arrow' viewBox='0 0 10 10' refX='6' refY='5' markerWidth='4' "
         "markerHeight='4' orient='auto'><path d='M0,0 L10,5 L0,10 z' fill='#2a7'/></marker>"
+        "<marker id='hint' viewBox='0 0 10 10' refX='6' refY='5' markerWidth='4' "
+        "markerHeight='4' orient='auto'><path d='M0,0 L10,5 L0,10 z' fill='#25c'/></marker>"
         "</defs>",
         f'<rect width="{size_x}" height="{size_y}" fill="#6b4a2b"/>',
     ]
@@ -74,6 +85,19 @@ def svg_diagram(pos: Position, move: Move | None = None, flip: bool = False) -> 
                     f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.2}" fill="none" '
                     f'stroke="{stroke}" stroke-width="3"/>'
                 )
+    for sq in marked:
+        mx, my = xy(sq)
+        out.append(
+            f'<rect class="marked" x="{mx - CELL / 2 + 2}" y="{my - CELL / 2 + 2}" '
+            f'width="{CELL - 4}" height="{CELL - 4}" fill="none" stroke="#d22" stroke-width="4"/>'
+        )
+    for hint in hints:
+        points = " ".join(f"{x},{y}" for x, y in (xy(s) for s in hint.path))
+        out.append(
+            f'<polyline class="hint" points="{points}" fill="none" stroke="#25c" '
+            f'stroke-width="3" stroke-dasharray="6 4" stroke-opacity="0.85" '
+            f'marker-end="url(#hint)"/>'
+        )
     if move is not None:
         points = " ".join(f"{x},{y}" for x, y in (xy(s) for s in move.path))
         out.append(

@@ -53,3 +53,15 @@ def test_diagram_command(tmp_path: Path) -> None:
     assert len(pieces(out.read_text(encoding="utf-8"))) == 24
     bad = CliRunner().invoke(app, ["diagram", "--variant", "english", "--move", "11-19"])
     assert bad.exit_code == 2 and "not legal" in bad.stderr
+
+
+def test_hints_and_marked_squares() -> None:
+    pos = Position.start(get_variant("english"))  # Black's seven opening moves
+    svg = svg_diagram(pos, hints=pos.legal_moves(), marked=[pos.geometry.parse_square("22")])
+    root = ET.fromstring(svg)
+    hints = root.findall(".//svg:polyline[@class='hint']", NS)
+    ends = [h.get("points", "").split()[-1] for h in hints]
+    assert len(hints) == 7 and len(set(ends)) == 4  # from 9-12 onto the four squares 13-16
+    (mark,) = root.findall(".//svg:rect[@class='marked']", NS)
+    x, y = float(mark.get("x", "")), float(mark.get("y", ""))
+    assert (x, y) == (20 + 2 * 40 + 2, 20 + 5 * 40 + 2)  # square 22 is c3: file 2, rank 3
