@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from pdn import __version__
-from pdn.cli import database, games, positions
+from pdn.cli import database, games, positions, serve
 from pdn.cli.common import out
 
 app = typer.Typer(
@@ -50,6 +50,7 @@ stats_app.command("openings")(database.stats_openings)
 stats_app.command("draws")(database.stats_draws)
 app.add_typer(stats_app, name="stats")
 app.command("report")(database.report)
+app.command("serve")(serve.serve)
 
 
 def main() -> None:

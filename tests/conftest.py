@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,6 +43,28 @@ def corpus_dir() -> Path:
             pytest.fail(reason)
         pytest.skip(reason)
     return CORPUS
+
+
+def in_ci() -> bool:
+    """Whether the tests run under CI (where nothing they need may be missing)."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+# Headless Chromium as root on a machine without network: no sandbox, no background connections
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+def chromium() -> str:
+    """Debian's Chromium; fails under CI, skips elsewhere when it is missing."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    if in_ci():
+        pytest.fail("chromium is missing: .ci/run installs Debian's chromium package")
+    pytest.skip("chromium is not installed (apt-get install chromium)")
 
 
 def corpus_files() -> list[CorpusFile]:

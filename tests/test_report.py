@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -11,22 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from conftest import CHROMIUM_FLAGS as FLAGS
+from conftest import chromium
 from pdn.cli.app import app
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-
-
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found:
-        return found
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail("chromium is missing: .ci/run installs Debian's chromium package")
-    pytest.skip("chromium is not installed (apt-get install chromium)")
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,62 @@
+"""`pdn serve`: the local web page over a database, or over PDN files imported for it."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pdn.cli.common import err, fail, out
+from pdn.db.store import DEFAULT_DB, DatabaseRefused, import_paths, open_database
+from pdn.files import MissingPathError, pdn_files
+
+
+def serve(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="PDN files or folders, imported into a temporary database."),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help=f"SQLite file or PostgreSQL URL (default {DEFAULT_DB})."),
+    ] = None,
+    port: Annotated[int, typer.Option(help="Port (0: any free one).", min=0, max=65535)] = 8000,
+    host: Annotated[
+        str, typer.Option(help="Address to listen on; other than 127.0.0.1, others can connect.")
+    ] = "127.0.0.1",
+) -> None:
+    """A local web page to browse, replay and explore the games (read-only); Ctrl-C stops it."""
+    try:
+        from pdn.web.server import ServeError, address, bind, open_read_only
+        from pdn.web.server import serve as run
+    except ModuleNotFoundError as exc:
+        if exc.name in ("starlette", "uvicorn"):
+            fail("pdn serve needs the web extra: pip install 'pdn-toolkit[web]'")
+        raise
+    if paths and db:
+        fail("give a database (--db) or PDN files, not both")
+    with tempfile.TemporaryDirectory() as tmp:
+        if paths:
+            try:
+                files = list(pdn_files(paths))
+            except MissingPathError as exc:
+                fail(str(exc))
+            source = str(Path(tmp) / "serve.db")
+            engine = open_database(source, create=True)
+            stats = import_paths(engine, files)
+            engine.dispose()
+            err.print(f"imported {stats.games} games from {stats.files} files", highlight=False)
+            title = ", ".join(str(p) for p in paths)
+        else:
+            source = title = db or DEFAULT_DB
+        try:
+            engine = open_read_only(source)
+            sock = bind(host, port)
+        except (DatabaseRefused, ServeError) as exc:
+            fail(str(exc))
+        out.print(f"pdn: serving {title} at {address(sock)} (Ctrl-C stops)",
+                  markup=False, highlight=False, soft_wrap=True)  # fmt: skip
+        run(engine, title, sock)
+    out.print("pdn: stopped", markup=False, highlight=False)

@@ -1,0 +1,231 @@
+"""The Starlette application: the page, its static files and its JSON API (GET only).
+
+Every query parameter is checked (known names only, once each, bounded length, typed values);
+a bad one is a 400 answer with one line saying why. Answers carry a content security policy that
+allows nothing but this server's own files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, func, select
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from pdn.db.questions import GameFilter, QuestionError
+from pdn.db.schema import GameRow
+from pdn.fen import FenError
+from pdn.variants import UnknownVariantError
+from pdn.web import api
+
+STATIC = Path(__file__).resolve().parent / "static"
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
+MAX_VALUE = 1000  # characters of one parameter
+PAGE_SIZES = range(1, 201)
+HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+     b"frame-ancestors 'none'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]  # fmt: skip
+
+
+class BadParameter(ValueError):
+    """A query parameter the API does not take as given."""
+
+
+class Params:
+    """The query parameters of a request, checked against the names an endpoint takes."""
+
+    def __init__(self, request: Request, allowed: set[str]) -> None:
+        self.values: dict[str, str] = {}
+        for name, value in request.query_params.multi_items():
+            if name not in allowed:
+                raise BadParameter(f"unknown parameter {name!r}")
+            if name in self.values:
+                raise BadParameter(f"parameter {name!r} given twice")
+            if len(value) > MAX_VALUE:
+                raise BadParameter(f"parameter {name!r} is longer than {MAX_VALUE} characters")
+            self.values[name] = value
+
+    def text(self, name: str, required: bool = False) -> str | None:
+        """A text value (None when absent or blank)."""
+        value = self.values.get(name, "").strip()
+        if not value and required:
+            raise BadParameter(f"parameter {name!r} is required")
+        return value or None
+
+    def required(self, name: str) -> str:
+        """A text value that must be given."""
+        value = self.text(name, required=True)
+        assert value is not None
+        return value
+
+    def integer(self, name: str, allowed: range, default: int | None = None) -> int | None:
+        """A whole number within *allowed*."""
+        value = self.values.get(name, "").strip()
+        if not value:
+            return default
+        if not re.fullmatch(r"\d{1,9}", value) or int(value) not in allowed:
+            raise BadParameter(
+                f"parameter {name!r} must be a whole number from {allowed.start} "
+                f"to {allowed.stop - 1}"
+            )
+        return int(value)
+
+    def flag(self, name: str) -> bool:
+        """A yes/no value: 1 or 0."""
+        value = self.values.get(name, "0")
+        if value not in ("0", "1"):
+            raise BadParameter(f"parameter {name!r} must be 0 or 1")
+        return value == "1"
+
+    def squares(self, name: str) -> list[str]:
+        """A comma-separated list of squares (numbers or algebraic)."""
+        value = self.values.get(name, "")
+        items = [s for s in value.split(",") if s]
+        if any(not re.fullmatch(r"[a-z]?\d{1,2}", s) for s in items):
+            raise BadParameter(f"parameter {name!r} must list squares separated by commas")
+        return items
+
+    def page(self) -> api.Page:
+        """The page number and size."""
+        number = self.integer("page", range(1, 10**9), 1) or 1
+        size = self.integer("size", PAGE_SIZES, 50) or 50
+        return api.Page(number, size)
+
+
+def _game_id(text: str) -> int:
+    if not re.fullmatch(r"-?\d{1,19}", text) or not -(2**63) <= int(text) < 2**63:
+        raise BadParameter("a game id is a whole number")
+    return int(text)
+
+
+def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Starlette:
+    """The application over the database of *engine* (opened read-only by the caller); *hosts*:
+    the host names it answers to (default: this machine's loopback names only)."""
+
+    def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    def info(request: Request) -> Response:
+        Params(request, set())
+        with engine.connect() as conn:
+            rows = conn.execute(
+                select(GameRow.variant, func.count())
+                .group_by(GameRow.variant)
+                .order_by(func.count().desc(), GameRow.variant)
+            ).all()
+        counts = [{"variant": v, "games": n} for v, n in rows if v]
+        total = sum(n for _, n in rows)
+        names = api.variants()
+        return JSONResponse(
+            {"title": title, "games": total, "variants": counts, "all_variants": names}
+        )
+
+    def games(request: Request) -> Response:
+        p = Params(request, {"player", "white", "black", "event", "site", "variant", "result",
+                             "from", "to", "valid", "page", "size"})  # fmt: skip
+        valid = p.text("valid")
+        if valid not in (None, "yes", "no"):
+            raise BadParameter("parameter 'valid' must be yes or no")
+        where = GameFilter(
+            white=p.text("white"), black=p.text("black"), player=p.text("player"),
+            event=p.text("event"), site=p.text("site"), variant=p.text("variant"),
+            result=p.text("result"), date_from=p.integer("from", range(0, 10000)),
+            date_to=p.integer("to", range(0, 10000)),
+            valid=None if valid is None else valid == "yes",
+        )  # fmt: skip
+        return JSONResponse(api.games(engine, where, p.page()))
+
+    def game(request: Request) -> Response:
+        Params(request, set())
+        return JSONResponse(api.game(engine, _game_id(request.path_params["id"])))
+
+    def position(request: Request) -> Response:
+        p = Params(request, {"variant", "fen", "page", "size"})
+        answer = api.position(engine, p.required("variant"), p.required("fen"), p.page())
+        return JSONResponse(answer)
+
+    def play(request: Request) -> Response:
+        p = Params(request, {"variant", "fen", "move"})
+        return JSONResponse(api.play(p.required("variant"), p.required("fen"), p.required("move")))
+
+    def start(request: Request) -> Response:
+        p = Params(request, {"variant"})
+        return JSONResponse(api.start(p.required("variant")))
+
+    def board(request: Request) -> Response:
+        p = Params(request, {"variant", "fen", "path", "flip", "legal", "marks"})
+        svg = api.board(
+            p.required("variant"), p.required("fen"), p.squares("path"), p.flag("flip"),
+            p.flag("legal"), p.squares("marks"),
+        )  # fmt: skip
+        return Response(svg, media_type="image/svg+xml")
+
+    def invalid(request: Request) -> Response:
+        p = Params(request, {"page", "size"})
+        return JSONResponse(api.invalid_games(engine, p.page()))
+
+    def bad_request(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    def not_found(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": str(exc)}, status_code=404)
+
+    get = ["GET"]
+    routes = [
+        Route("/", index, methods=get),
+        Route("/api/info", info, methods=get),
+        Route("/api/games", games, methods=get),
+        Route("/api/game/{id}", game, methods=get),
+        Route("/api/position", position, methods=get),
+        Route("/api/play", play, methods=get),
+        Route("/api/start", start, methods=get),
+        Route("/api/board", board, methods=get),
+        Route("/api/invalid", invalid, methods=get),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    handlers: dict[Any, Callable[[Request, Exception], Response]] = {
+        BadParameter: bad_request,
+        QuestionError: bad_request,
+        FenError: bad_request,
+        UnknownVariantError: bad_request,
+        api.NotFound: not_found,
+    }
+    middleware = [
+        Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOOPBACK_NAMES),
+        Middleware(SecurityHeaders),
+    ]
+    return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
+
+
+class SecurityHeaders:
+    """Adds the content security policy and its companions to every answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

@@ -1,0 +1,93 @@
+"""Serving the page: the database opened read-only, the address bound before the server starts
+(a port in use is one clear error), uvicorn running until Ctrl-C."""
+
+from __future__ import annotations
+
+import errno
+import ipaddress
+import socket
+from pathlib import Path
+from urllib.parse import quote
+
+import uvicorn
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+from pdn.db.store import database_url, open_database
+from pdn.web.app import LOOPBACK_NAMES, make_app
+
+
+class ServeError(Exception):
+    """The server cannot start (address in use, host unknown)."""
+
+
+def open_read_only(db: str) -> Engine:
+    """An engine that only reads *db*: the database is checked as `pdn query` checks it, then
+    opened again read-only (an SQLite file in read-only mode, PostgreSQL in read-only
+    transactions)."""
+    open_database(db, create=False).dispose()
+    url = make_url(database_url(db))
+    if url.get_backend_name() == "sqlite":
+        path = Path(url.database or "").resolve()
+        engine = create_engine(f"sqlite:///file:{quote(str(path))}?mode=ro&uri=true")
+        event.listen(engine, "connect", _query_only)
+        return engine
+    return create_engine(url).execution_options(postgresql_readonly=True)
+
+
+def _query_only(dbapi_connection: object, _record: object) -> None:
+    dbapi_connection.execute("PRAGMA query_only = ON")  # type: ignore[attr-defined]
+
+
+def is_loopback(host: str) -> bool:
+    """Whether *host* names this machine only (127.0.0.0/8, ::1, localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A socket listening on *host*:*port* (port 0: any free port)."""
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ServeError(f"cannot listen on {host}: {exc.strerror}") from None
+    family, _, _, _, address = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            why = f"port {port} is in use on {host} (choose another with --port)"
+            raise ServeError(why) from None
+        raise ServeError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+    sock.listen(128)  # connections wait from now on, before the server takes them
+    return sock
+
+
+def address(sock: socket.socket) -> str:
+    """The URL a bound socket answers at."""
+    host, port = sock.getsockname()[:2]
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def serve(engine: Engine, title: str, sock: socket.socket) -> None:
+    """Answer on *sock* until Ctrl-C (or SIGTERM), then return."""
+    host = sock.getsockname()[0]
+    hosts = LOOPBACK_NAMES if is_loopback(host) else ["*"]
+    app = make_app(engine, title, hosts)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn stops cleanly, then raises Ctrl-C again for the caller
+        pass
+    finally:
+        sock.close()
+        engine.dispose()
