@@ -19,6 +19,7 @@ from sqlalchemy import (
     func,
     or_,
     select,
+    union,
     union_all,
 )
 from sqlalchemy.sql.elements import SQLCoreOperations
@@ -75,7 +76,8 @@ def _like(column: SQLCoreOperations[str | None], text: str) -> ColumnElement[boo
     return func.lower(column).like(f"%{text.lower()}%")
 
 
-def _game_query(f: GameFilter) -> Select[*tuple[Any, ...]]:
+def _conditions(f: GameFilter, paged: bool = False) -> list[ColumnElement[bool]]:
+    """The conditions of *f*; *paged*: written for reading a page of games in import order."""
     cond = []
     if f.white:
         cond.append(_like(GameRow.white, f.white))
@@ -87,8 +89,6 @@ def _game_query(f: GameFilter) -> Select[*tuple[Any, ...]]:
         cond.append(_like(GameRow.event, f.event))
     if f.site:
         cond.append(_like(GameRow.site, f.site))
-    if f.variant:
-        cond.append(GameRow.variant == get_variant(f.variant).name)
     if f.result:
         meaning = {"first": "first", "second": "second", "draw": "draw"}.get(f.result.lower())
         cond.append(GameRow.outcome == meaning if meaning else GameRow.result == f.result)
@@ -101,9 +101,23 @@ def _game_query(f: GameFilter) -> Select[*tuple[Any, ...]]:
     if f.moves or f.fen:
         if not f.variant:
             raise QuestionError("--moves and --fen need --variant")
+        # the position's digest names its variant: a condition on the variant as well would
+        # lead the database to read every game of the variant
         h = position_digest(f.variant, f.moves, f.fen)
-        reached = select(PlyRow.game_id).where(PlyRow.before == h)
-        cond.append(or_(GameRow.id.in_(reached), GameRow.final_hash == h))
+        reached = union(
+            select(PlyRow.game_id).where(PlyRow.before == h),
+            select(GameRow.id).where(GameRow.final_hash == h),
+        )
+        # for a page, "id + 0" makes SQLite read the games in import order and stop after the
+        # page, instead of looking up and sorting every game that reached the position
+        cond.append((GameRow.id + 0 if paged else GameRow.id).in_(reached))
+    elif f.variant:
+        cond.append(GameRow.variant == get_variant(f.variant).name)
+    return cond
+
+
+def _game_columns() -> Select[*tuple[Any, ...]]:
+    """The columns `pdn query` shows, over the games and the files they came from."""
     return (
         select(
             GameRow.id,
@@ -121,7 +135,6 @@ def _game_query(f: GameFilter) -> Select[*tuple[Any, ...]]:
             GameRow.termination,
         )
         .join(SourceFile, SourceFile.id == GameRow.file_id)
-        .where(and_(True, *cond))
         .order_by(GameRow.place)
     )
 
@@ -130,20 +143,22 @@ def find_games(
     engine: Engine, where: GameFilter, limit: int | None = 100, offset: int = 0
 ) -> pd.DataFrame:
     """The games matching *where*, in import order (after skipping *offset* of them)."""
-    query = _game_query(where)
-    if limit:
-        query = query.limit(limit)
-    if offset:
-        query = query.offset(offset)
+    query = _game_columns()
+    if limit or offset:  # the page's games first (by the index on place), then their rows
+        page = select(GameRow.id).where(and_(True, *_conditions(where, paged=True)))
+        page = page.order_by(GameRow.place).limit(limit).offset(offset)
+        query = query.where(GameRow.id.in_(page))
+    else:
+        query = query.where(and_(True, *_conditions(where)))
     with engine.connect() as conn:
         return pd.read_sql(query, conn)
 
 
 def count_games(engine: Engine, where: GameFilter) -> int:
     """How many games match *where*."""
-    matching = _game_query(where).order_by(None).subquery()
+    query = select(func.count()).select_from(GameRow).where(and_(True, *_conditions(where)))
     with engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(matching)).scalar() or 0)
+        return int(conn.execute(query).scalar() or 0)
 
 
 def game_texts(engine: Engine, ids: list[int]) -> list[str]:
