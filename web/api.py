@@ -74,19 +74,26 @@ def _records(frame: pd.DataFrame, columns: list[str]) -> list[dict[str, Any]]:
 
 
 def games(engine: Engine, where: GameFilter, page: Page) -> dict[str, Any]:
-    """One page of the games matching *where*, and how many match."""
-    frame = find_games(engine, where, page.size, page.offset)
+    """One page of the games matching *where*, and whether more follow."""
+    frame = find_games(engine, where, page.size + 1, page.offset)
     return {
-        "total": count_games(engine, where),
         "page": page.number,
         "size": page.size,
-        "games": _records(frame, GAME_COLUMNS),
+        "more": len(frame) > page.size,
+        "games": _records(frame.head(page.size), GAME_COLUMNS),
     }
 
 
+def count(engine: Engine, where: GameFilter) -> dict[str, Any]:
+    """How many games match *where*."""
+    return {"total": count_games(engine, where)}
+
+
 def invalid_games(engine: Engine, page: Page) -> dict[str, Any]:
-    """One page of the invalid games, each with its errors as the import reported them."""
+    """One page of the invalid games, each with its errors as the import reported them, and
+    how many there are."""
     answer = games(engine, GameFilter(valid=False), page)
+    answer["total"] = count_games(engine, GameFilter(valid=False))
     ids = [int(g["id"]) for g in answer["games"]]
     with engine.connect() as conn:
         rows = conn.execute(
@@ -152,36 +159,34 @@ def game(engine: Engine, game_id: int) -> dict[str, Any]:
     }
 
 
-def position(engine: Engine, variant: str, fen: str, page: Page) -> dict[str, Any]:
-    """The moves played from a position (as `pdn explore` counts them) and the games that
-    reached it, each with the ply it was reached at."""
+def moves(engine: Engine, variant: str, fen: str) -> dict[str, Any]:
+    """The moves played from a position, counted as `pdn explore` counts them."""
     name = get_variant(variant).name
     frame = explore(engine, name, fen=fen)
-    reached = find_games(engine, GameFilter(variant=name, fen=fen), page.size + 1, page.offset)
-    more = len(reached) > page.size
-    listed = _records(reached.head(page.size), GAME_COLUMNS)
+    columns = list(frame.columns)
+    return {"variant": name, "fen": fen, "columns": columns, "moves": _records(frame, columns)}
+
+
+def reached(engine: Engine, variant: str, fen: str, page: Page) -> dict[str, Any]:
+    """The games that reached a position (as `pdn query --fen` finds them), each with the ply
+    it was reached at."""
+    name = get_variant(variant).name
+    found = find_games(engine, GameFilter(variant=name, fen=fen), page.size + 1, page.offset)
+    listed = _records(found.head(page.size), GAME_COLUMNS)
     digest = position_digest(name, fen=fen)
     ids = [int(g["id"]) for g in listed]
+    # "before + 0": the plies of these games by their key, not every ply reaching the position
+    query = (
+        select(PlyRow.game_id, func.min(PlyRow.ply))
+        .where(PlyRow.game_id.in_(ids), PlyRow.before + 0 == digest)
+        .group_by(PlyRow.game_id)
+    )
     with engine.connect() as conn:
-        first = dict(
-            conn.execute(
-                select(PlyRow.game_id, func.min(PlyRow.ply))
-                .where(PlyRow.before == digest, PlyRow.game_id.in_(ids))
-                .group_by(PlyRow.game_id)
-            ).all()
-        )
+        first = dict(conn.execute(query).all())
     for g in listed:
         ply = first.get(int(g["id"]))
         g["reached"] = ply - 1 if ply is not None else g["plies"]
-    return {
-        "variant": name,
-        "fen": fen,
-        "columns": list(frame.columns),
-        "moves": _records(frame, list(frame.columns)),
-        "games": listed,
-        "page": page.number,
-        "more": more,
-    }
+    return {"games": listed, "page": page.number, "more": len(found) > page.size}
 
 
 def play(variant: str, fen: str, move: str) -> dict[str, Any]:

@@ -8,11 +8,15 @@ allows nothing but this server's own files.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -32,6 +36,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
 MAX_VALUE = 1000  # characters of one parameter
 PAGE_SIZES = range(1, 201)
+SEARCH = {"player", "white", "black", "event", "site", "variant", "result", "from", "to", "valid"}
 HEADERS = [
     (b"content-security-policy",
      b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
@@ -120,14 +125,19 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
     def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
-    def info(request: Request) -> Response:
-        Params(request, set())
+    def variant_counts() -> list[tuple[str | None, int]]:
+        """Games per variant, the most played first."""
         with engine.connect() as conn:
             rows = conn.execute(
                 select(GameRow.variant, func.count())
                 .group_by(GameRow.variant)
                 .order_by(func.count().desc(), GameRow.variant)
             ).all()
+        return [(v, n) for v, n in rows]
+
+    def info(request: Request) -> Response:
+        Params(request, set())
+        rows = variant_counts()
         counts = [{"variant": v, "games": n} for v, n in rows if v]
         total = sum(n for _, n in rows)
         names = api.variants()
@@ -135,28 +145,68 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
             {"title": title, "games": total, "variants": counts, "all_variants": names}
         )
 
-    def games(request: Request) -> Response:
-        p = Params(request, {"player", "white", "black", "event", "site", "variant", "result",
-                             "from", "to", "valid", "page", "size"})  # fmt: skip
+    def game_filter(p: Params) -> GameFilter:
         valid = p.text("valid")
         if valid not in (None, "yes", "no"):
             raise BadParameter("parameter 'valid' must be yes or no")
-        where = GameFilter(
+        return GameFilter(
             white=p.text("white"), black=p.text("black"), player=p.text("player"),
             event=p.text("event"), site=p.text("site"), variant=p.text("variant"),
             result=p.text("result"), date_from=p.integer("from", range(0, 10000)),
             date_to=p.integer("to", range(0, 10000)),
             valid=None if valid is None else valid == "yes",
         )  # fmt: skip
-        return JSONResponse(api.games(engine, where, p.page()))
+
+    def games(request: Request) -> Response:
+        p = Params(request, SEARCH | {"page", "size"})
+        return JSONResponse(api.games(engine, game_filter(p), p.page()))
+
+    def count(request: Request) -> Response:
+        p = Params(request, SEARCH)
+        return JSONResponse(api.count(engine, game_filter(p)))
 
     def game(request: Request) -> Response:
         Params(request, set())
         return JSONResponse(api.game(engine, _game_id(request.path_params["id"])))
 
-    def position(request: Request) -> Response:
+    def version() -> int:
+        """The number of games: answers about positions are kept until it changes."""
+        with engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0)
+
+    @lru_cache(maxsize=512)
+    def moves_at(_version: int, variant: str, fen: str) -> dict[str, Any]:
+        return api.moves(engine, variant, fen)
+
+    @lru_cache(maxsize=512)
+    def reached_at(_version: int, variant: str, fen: str, page: api.Page) -> dict[str, Any]:
+        return api.reached(engine, variant, fen, page)
+
+    def warm() -> None:
+        """Explore the start position of each variant once: every game and the explorer open
+        there, and on a large database it is the slowest position to count."""
+        try:
+            now = version()
+            for variant, _ in variant_counts():
+                if variant:
+                    fen = api.start(variant)["fen"]
+                    moves_at(now, variant, fen)
+                    reached_at(now, variant, fen, api.Page())
+        except SQLAlchemyError:
+            return  # a request will say what is wrong
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        threading.Thread(target=warm, name="pdn-serve-warm", daemon=True).start()
+        yield
+
+    def explore(request: Request) -> Response:
+        p = Params(request, {"variant", "fen"})
+        return JSONResponse(moves_at(version(), p.required("variant"), p.required("fen")))
+
+    def reached(request: Request) -> Response:
         p = Params(request, {"variant", "fen", "page", "size"})
-        answer = api.position(engine, p.required("variant"), p.required("fen"), p.page())
+        answer = reached_at(version(), p.required("variant"), p.required("fen"), p.page())
         return JSONResponse(answer)
 
     def play(request: Request) -> Response:
@@ -190,8 +240,10 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         Route("/", index, methods=get),
         Route("/api/info", info, methods=get),
         Route("/api/games", games, methods=get),
+        Route("/api/count", count, methods=get),
         Route("/api/game/{id}", game, methods=get),
-        Route("/api/position", position, methods=get),
+        Route("/api/explore", explore, methods=get),
+        Route("/api/reached", reached, methods=get),
         Route("/api/play", play, methods=get),
         Route("/api/start", start, methods=get),
         Route("/api/board", board, methods=get),
@@ -209,7 +261,9 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOOPBACK_NAMES),
         Middleware(SecurityHeaders),
     ]
-    return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
+    return Starlette(
+        routes=routes, middleware=middleware, exception_handlers=handlers, lifespan=lifespan
+    )
 
 
 class SecurityHeaders:

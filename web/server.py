@@ -83,7 +83,7 @@ def serve(engine: Engine, title: str, sock: socket.socket) -> None:
     host = sock.getsockname()[0]
     hosts = LOOPBACK_NAMES if is_loopback(host) else ["*"]
     app = make_app(engine, title, hosts)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops cleanly, then raises Ctrl-C again for the caller

@@ -124,15 +124,19 @@ function gameLink(game, text, extra = "") {
   return el("a", { href: `#/game/${game.id}${extra}` }, text || "?");
 }
 
-function pager(box, page, pages, go) {
+// Previous / page N (of M once the count is known) / Next
+function pager(box, page, pages, more, go) {
   box.replaceChildren();
-  if (pages <= 1) return;
+  if (page <= 1 && !more) return;
+  const of = pages ? ` of ${pages.toLocaleString("en")}` : "";
   box.append(
     el("button", { disabled: page <= 1, onclick: () => go(page - 1) }, "‹ Previous"),
-    el("span", {}, ` page ${page} of ${pages.toLocaleString("en")} `),
-    el("button", { disabled: page >= pages, onclick: () => go(page + 1) }, "Next ›"),
+    el("span", {}, ` page ${page}${of} `),
+    el("button", { disabled: !more, onclick: () => go(page + 1) }, "Next ›"),
   );
 }
+
+let gamesToken = 0;
 
 async function loadGames(params) {
   const form = $("#search");
@@ -141,16 +145,15 @@ async function loadGames(params) {
     form.elements[name].value = params.get(name) || "";
     query[name] = params.get(name) || "";
   }
-  query.page = params.get("page") || 1;
-  const data = await getJSON("/api/games", query);
-  const pages = Math.max(1, Math.ceil(data.total / data.size));
-  const first = data.total ? (data.page - 1) * data.size + 1 : 0;
-  const last = Math.min(data.total, data.page * data.size);
-  $("#games-count").textContent = data.total
-    ? `Games ${first.toLocaleString("en")}–${last.toLocaleString("en")} of ${data.total.toLocaleString("en")}`
-    : "No game matches.";
-  const body = $("#games-table tbody");
-  body.replaceChildren(
+  const token = ++gamesToken;
+  const counting = getJSON("/api/count", query);
+  const data = await getJSON("/api/games", { ...query, page: params.get("page") || 1 });
+  if (token !== gamesToken) return;
+  const first = (data.page - 1) * data.size + 1;
+  const last = first + data.games.length - 1;
+  const range = `${first.toLocaleString("en")}–${last.toLocaleString("en")}`;
+  $("#games-count").textContent = data.games.length ? `Games ${range}, counting…` : "No game matches.";
+  $("#games-table tbody").replaceChildren(
     ...data.games.map((g) =>
       el("tr", { class: g.valid ? "" : "invalid", dataset: { id: g.id } },
         el("td", {}, gameLink(g, g.white)),
@@ -165,10 +168,15 @@ async function loadGames(params) {
       ),
     ),
   );
-  pager($("#games-pager"), data.page, pages, (page) => {
+  const go = (page) => {
     params.set("page", page);
     location.hash = `#/games?${params}`;
-  });
+  };
+  pager($("#games-pager"), data.page, null, data.more, go);
+  const { total } = await counting;
+  if (token !== gamesToken) return;
+  if (data.games.length) $("#games-count").textContent = `Games ${range} of ${total.toLocaleString("en")}`;
+  pager($("#games-pager"), data.page, Math.ceil(total / data.size), data.more, go);
 }
 
 $("#search").addEventListener("submit", (event) => {
@@ -214,7 +222,7 @@ async function loadInvalid(page) {
       ),
     ),
   );
-  pager($("#invalid-pager"), page, pages, (p) => (location.hash = `#/invalid?page=${p}`));
+  pager($("#invalid-pager"), page, pages, page < pages, (p) => (location.hash = `#/invalid?page=${p}`));
 }
 
 // -- the board -------------------------------------------------------------------------------
@@ -232,7 +240,6 @@ const state = {
   explored: [], // ids of explored nodes, in the order made
   boardToken: 0,
   explorerToken: 0,
-  reachedPage: 1,
 };
 
 function node(id) {
@@ -576,29 +583,38 @@ let explorerTimer = null;
 function scheduleExplorer(fen) {
   clearTimeout(explorerTimer);
   const token = ++state.explorerToken;
-  state.reachedPage = 1;
   explorerTimer = setTimeout(() => loadExplorer(fen, token), 80);
 }
 
-async function loadExplorer(fen, token, page = 1) {
-  const key = `${state.variant}|${fen}|${page}`;
-  const table = $("#explorer-table");
-  table.setAttribute("aria-busy", "true");
-  try {
-    let data = explorerCache.get(key);
-    if (!data) {
-      data = await getJSON("/api/position", { variant: state.variant, fen, page });
-      if (explorerCache.size > 200) explorerCache.clear();
-      explorerCache.set(key, data);
-    }
-    if (token !== state.explorerToken) return;
-    renderExplorer(data, fen, token);
-  } catch (error) {
-    if (token === state.explorerToken) $("#explorer-note").textContent = error.message;
+async function cachedJSON(path, params) {
+  const key = `${path}?${new URLSearchParams(params)}`;
+  if (!explorerCache.has(key)) {
+    if (explorerCache.size > 300) explorerCache.clear();
+    explorerCache.set(key, getJSON(path, params).catch((error) => {
+      explorerCache.delete(key);
+      throw error;
+    }));
   }
+  return explorerCache.get(key);
 }
 
-function renderExplorer(data, fen, token) {
+function loadExplorer(fen, token) {
+  const position = { variant: state.variant, fen };
+  $("#explorer-table").setAttribute("aria-busy", "true");
+  cachedJSON("/api/explore", position)
+    .then((data) => token === state.explorerToken && renderExplorerMoves(data))
+    .catch((error) => token === state.explorerToken && ($("#explorer-note").textContent = error.message));
+  loadReached(fen, token, 1);
+}
+
+function loadReached(fen, token, page) {
+  $("#reached-table").setAttribute("aria-busy", "true");
+  cachedJSON("/api/reached", { variant: state.variant, fen, page })
+    .then((data) => token === state.explorerToken && renderReached(data, fen, token))
+    .catch((error) => token === state.explorerToken && showMessage(error.message));
+}
+
+function renderExplorerMoves(data) {
   const table = $("#explorer-table");
   const columns = data.columns;
   table.tHead.replaceChildren(el("tr", {}, ...columns.map((c) => el("th", {}, COLUMN_NAMES[c] || c.replaceAll("_", " ")))));
@@ -616,6 +632,10 @@ function renderExplorer(data, fen, token) {
   $("#explorer-note").textContent = data.moves.length
     ? "Moves played from this position in the database (transpositions included); click one to play it."
     : "No game of the database continues from this position.";
+  table.setAttribute("aria-busy", "false");
+}
+
+function renderReached(data, fen, token) {
   $("#reached-table tbody").replaceChildren(
     ...data.games.map((g) =>
       el("tr", {},
@@ -628,16 +648,8 @@ function renderExplorer(data, fen, token) {
       ),
     ),
   );
-  const box = $("#reached-pager");
-  box.replaceChildren();
-  if (data.page > 1 || data.more) {
-    box.append(
-      el("button", { disabled: data.page <= 1, onclick: () => loadExplorer(fen, token, data.page - 1) }, "‹ Previous"),
-      el("span", {}, ` page ${data.page} `),
-      el("button", { disabled: !data.more, onclick: () => loadExplorer(fen, token, data.page + 1) }, "Next ›"),
-    );
-  }
-  table.setAttribute("aria-busy", "false");
+  pager($("#reached-pager"), data.page, null, data.more, (page) => loadReached(fen, token, page));
+  $("#reached-table").setAttribute("aria-busy", "false");
 }
 
 // -- controls --------------------------------------------------------------------------------
