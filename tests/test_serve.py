@@ -86,7 +86,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     html = folder / "html-tags.pdn"
     html.write_text(HTML_GAME, encoding="utf-8")
     files = [SAMPLES, corpus / ILLEGAL, corpus / IN_VARIATION, corpus / REPETITION, html]
-    db = folder / "serve.db"
+    db = folder / "draughts.db"
     engine = open_database(str(db))
     import_paths(engine, files)
     engine.dispose()
@@ -99,11 +99,11 @@ def games_in(files: list[Path]) -> int:
     return sum(1 for p in paths for _ in read_games(p))
 
 
-def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(*args: str, cwd: Path | None = None) -> tuple[subprocess.Popen[str], str]:
     """`pdn serve ARGS --port 0` in its own process, and the address it says it serves at."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "pdn.cli.app", "serve", *args, "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
     )  # fmt: skip
     assert proc.stdout is not None
     said = ""
@@ -128,7 +128,7 @@ def stop_server(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def server(archive: dict[str, Any]) -> Iterator[str]:
-    proc, url = start_server("--db", str(archive["db"]))
+    proc, url = start_server("--db", archive["db"].name, cwd=archive["db"].parent)
     yield url
     code, out, err = stop_server(proc)
     assert code == 0, err
@@ -225,11 +225,16 @@ def test_arrow_keys_step_through_a_game(page: Page, screenshots: Path) -> None:
     assert page.tab.input_value("#fen").startswith("B:" if replay.positions[10].turn else "W:")
     current = page.tab.inner_text("#moves .move.current")
     assert current == game.mainline()[9].text
+    page.tab.locator("#explorer-table tbody tr").first.wait_for()
+    page.tab.screenshot(path=str(screenshots / "board.png"))
     page.tab.keyboard.press("ArrowLeft")
     assert page.board_at(9) == pieces(replay.positions[9])
     page.tab.click("#flip")
     page.tab.wait_for_selector('#board[aria-busy="false"]')
-    page.tab.screenshot(path=str(screenshots / "board.png"), full_page=True)
+    ranks = page.tab.eval_on_selector_all(
+        "#board text[x='10.0']", "ts => ts.map(t => [t.textContent, Number(t.getAttribute('y'))])"
+    )
+    assert [label for label, _ in sorted(ranks, key=lambda r: r[1])] == list("12345678")
 
 
 def test_a_click_in_the_move_list_and_the_last_move(page: Page) -> None:
