@@ -24,14 +24,22 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import InternalError, OperationalError
 from typer.testing import CliRunner
 
-from conftest import CHROMIUM_FLAGS, chromium, corpus_dir, in_ci
+from conftest import (
+    CHROMIUM_FLAGS,
+    chromium,
+    corpus_dir,
+    in_ci,
+    postgres_database,
+    postgres_reason,
+)
 from pdn.board import BLACK, WHITE
 from pdn.cli.app import app
 from pdn.db.questions import explore
 from pdn.db.store import import_paths, open_database
+from pdn.fen import parse_fen, to_fen
 from pdn.game import Game
 from pdn.position import Position
 from pdn.reader import make_move, read_games
@@ -166,6 +174,7 @@ class Page:
     def __init__(self, browser: Any, url: str, width: int = 1280) -> None:
         self.url = url
         self.context = browser.new_context(viewport={"width": width, "height": 900})
+        self.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url)
         self.tab = self.context.new_page()
         self.errors: list[str] = []
         self.requests: list[str] = []
@@ -222,7 +231,8 @@ def test_arrow_keys_step_through_a_game(page: Page, screenshots: Path) -> None:
     for _ in range(10):
         page.tab.keyboard.press("ArrowRight")
     assert page.board_at(10) == pieces(replay.positions[10])
-    assert page.tab.input_value("#fen").startswith("B:" if replay.positions[10].turn else "W:")
+    page.tab.click("#copy-fen")
+    assert page.tab.evaluate("navigator.clipboard.readText()") == to_fen(replay.positions[10])
     current = page.tab.inner_text("#moves .move.current")
     assert current == game.mainline()[9].text
     page.tab.locator("#explorer-table tbody tr").first.wait_for()
@@ -246,6 +256,25 @@ def test_a_click_in_the_move_list_and_the_last_move(page: Page) -> None:
     assert page.board_at(7) == pieces(replay.positions[7])
     page.tab.keyboard.press("End")
     assert page.board_at(replay.plies) == pieces(replay.positions[replay.plies])
+
+
+def test_variations_and_comments(page: Page) -> None:
+    pool = get_variant("pool")
+    page.open("#/games?event=3+Piece")
+    page.tab.wait_for_selector("#games-table tbody tr")
+    page.tab.click("#games-table tbody tr >> nth=0 >> a >> nth=0")
+    page.tab.wait_for_selector("#moves .variation")
+    assert "3 black kings can not capture the single white king" in page.tab.inner_text("#moves")
+    # W:WK21:BK31,K22,K2; 1... 21-14 2. 31-24 (2. 2-6 ...): the variation's first move, by hand
+    variation = page.tab.locator("#moves .variation.depth1").first
+    variation.locator("button.move", has_text="2-6").first.click()
+    assert page.board_at(2) == pieces(parse_fen("W:WK14:BK6,K22,K31", pool))
+    page.tab.keyboard.press("ArrowRight")  # on along the variation: 14-5
+    assert page.board_at(3) == pieces(parse_fen("B:WK5:BK6,K22,K31", pool))
+    page.tab.keyboard.press("ArrowLeft")
+    page.tab.keyboard.press("ArrowLeft")  # back to 21-14, then on along the main line: 31-24
+    page.tab.keyboard.press("ArrowRight")
+    assert page.board_at(2) == pieces(parse_fen("W:WK14:BK2,K22,K24", pool))
 
 
 def test_explorer_move_plays_it(page: Page, archive: dict[str, Any], screenshots: Path) -> None:
@@ -456,6 +485,22 @@ def test_the_database_is_opened_read_only(archive: dict[str, Any]) -> None:
         with pytest.raises(OperationalError, match="readonly"):
             conn.execute(text("DELETE FROM tags"))
     engine.dispose()
+
+
+@pytest.mark.skipif(postgres_reason() is not None, reason=str(postgres_reason()))
+def test_a_postgresql_database_is_read_only_too() -> None:
+    from pdn.web.server import open_read_only
+
+    with postgres_database() as url:
+        engine = open_database(url)
+        import_paths(engine, [ENGLISH])
+        engine.dispose()
+        engine = open_read_only(url)
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM games")).scalar() == 20
+            with pytest.raises(InternalError, match="read-only transaction"):
+                conn.execute(text("DELETE FROM tags"))
+        engine.dispose()
 
 
 # -- the command -------------------------------------------------------------------------------
