@@ -135,8 +135,9 @@ def game(engine: Engine, game_id: int) -> dict[str, Any]:
          "node": located.get((e.line, e.column))}
         for e in (replay.errors if replay else [])
     ]  # fmt: skip
-    if pdn_game.syntax_error is not None:
-        errors.append({"kind": "syntax", "reason": str(pdn_game.syntax_error), "node": None})
+    if pdn_game.syntax_error is not None:  # as the import located it in its file
+        said = [e for e in json.loads(stored.errors) if isinstance(e, str)]
+        errors += [{"kind": "syntax", "reason": e, "node": None} for e in said]
     return {
         "id": str(game_id),
         "file": path,

@@ -147,6 +147,7 @@ async function loadGames(params) {
   }
   const token = ++gamesToken;
   const counting = getJSON("/api/count", query);
+  counting.catch(() => null); // awaited below, once the page of games is shown
   const data = await getJSON("/api/games", { ...query, page: params.get("page") || 1 });
   if (token !== gamesToken) return;
   const first = (data.page - 1) * data.size + 1;
@@ -360,7 +361,7 @@ function renderGameHead() {
       ? el("details", { class: "warnings" }, el("summary", {}, `${g.warnings.length} warnings`),
           el("ul", {}, ...g.warnings.map((w) => el("li", {}, w))))
       : null,
-    el("details", { class: "tags" }, el("summary", {}, "Tags and PDN text"),
+    el("details", { class: "tags", open: g.errors.some((e) => e.kind === "syntax") }, el("summary", {}, "Tags and PDN text"),
       el("table", {}, ...g.tags.map(([name, value]) => el("tr", {}, el("th", {}, name), el("td", {}, value)))),
       el("pre", { class: "pdn-text" }, g.text)),
   ];
@@ -439,7 +440,7 @@ function renderExplored() {
     ...shown.map((n) =>
       el("button", { class: `move explored${n.id === state.current ? " current" : ""}`, onclick: () => goTo(n.id) }, n.text)),
     " ",
-    el("button", { class: "link", onclick: () => goTo(shown[0].parent) }, "back to the game"),
+    el("button", { class: "link", onclick: () => goTo(shown[0].parent) }, state.game ? "back to the game" : "back"),
   );
 }
 
@@ -485,12 +486,18 @@ async function renderPosition() {
   $("#fen").value = fen || "";
   const status = [];
   if (!fen) {
-    status.push("No position: the game's FEN tag cannot be read.");
+    const unread = state.game && state.game.errors.some((e) => e.kind === "syntax");
+    status.push(unread ? "No board: the game cannot be read (see its error)." : "No board: the game's FEN tag cannot be read.");
   } else if (illegal) {
     status.push(`${n.text} cannot be played here: ${n.reason}.`);
   } else {
-    status.push(`${sideToMove(fen)} to move.`);
-    if (n && n.ended) status.push(`The game ended here: ${terminationText(n.ended)}.`);
+    const side = sideToMove(fen);
+    if (n && n.ended === "win") {
+      status.push(`${side} has no legal move: ${side === "White" ? "Black" : "White"} wins.`);
+    } else {
+      status.push(`${side} to move.`);
+      if (n && n.ended) status.push(`The game ended here: ${terminationText(n.ended)}.`);
+    }
     if (n && n.reason) status.push(n.reason);
   }
   $("#status").textContent = status.join(" ");
@@ -505,6 +512,8 @@ async function renderPosition() {
   const boardBox = $("#board");
   const token = ++state.boardToken;
   boardBox.setAttribute("aria-busy", "true");
+  boardBox.hidden = !fen;
+  $(".explorer").hidden = !fen;
   if (!fen) {
     boardBox.replaceChildren();
     return;
