@@ -1,11 +1,14 @@
-"""Moves written as text (spec/pdn.md §5): short, full and PDN 3.0 disambiguated forms."""
+"""Moves written as text (spec/pdn.md §5): short, full and PDN 3.0 disambiguated forms, and the
+legal moves a written move can mean."""
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from enum import StrEnum
 
 from pdn.board import Geometry
-from pdn.position import Move, Position
+from pdn.position import Duplicates, Move, Position
 from pdn.variants import Notation
 
 
@@ -57,3 +60,106 @@ def move_text(
         ]
         squares = pdn_path(g, move) if rivals else [move.start, move.end]
     return sep.join(g.label(s, notation) for s in squares)
+
+
+# -- written text to moves -------------------------------------------------------------------
+
+
+def written_moves(pos: Position, squares: Sequence[str]) -> list[Move]:
+    """The legal moves of *pos* a move written with *squares* can mean, one per position they
+    reach (empty when none fits); raises SquareError for a square the board does not have.
+
+    - ``a-b`` or ``axb``: the moves from a to b (a plain move is checked without generating every
+      move: only the captures, which decide whether it may be played);
+    - Russian short ``ed4``: the moves from file e to d4;
+    - squares written between the first and the last: a capture whose path lands on exactly those
+      squares, in that order (whichever order the rules let the pieces be taken in); failing that,
+      the PDN 3.0 forms: in order, squares directly behind a piece taken or landing squares;
+      failing that, any squares the piece passes.
+
+    Where several capture paths reach the same position, the one written in full is returned,
+    else the first the generator finds (the one ``Duplicates.DROP`` keeps).
+    """
+    n = len(squares)
+    if n != 2:
+        return _written_path(pos, squares) if n > 2 else []
+    first, last = squares
+    g = pos.geo
+    if len(first) == 1 and first.isalpha():  # Russian short: origin file, destination square
+        file = ord(first) - 97
+        end = g.parse_square(last)
+        legal = pos.legal_moves()
+        return [m for m in legal if g.coords[m.path[0]][0] == file and m.path[-1] == end]
+    a, b = g.parse_square(first), g.parse_square(last)
+    captures = pos.captures()
+    if captures:
+        found = [m for m in captures if m.path[0] == a and m.path[-1] == b]
+        if not pos.variant.capture_optional:
+            return found
+    else:
+        found = []
+    quiet = pos.quiet_move(a, b)
+    if quiet is not None:
+        found.append(quiet)
+    return found
+
+
+def _written_path(pos: Position, squares: Sequence[str]) -> list[Move]:
+    """written_moves() of a move written with squares between its first and last."""
+    g = pos.geo
+    cells = tuple(g.parse_square(s) for s in squares)
+    start, end = cells[0], cells[-1]
+    captures = pos.captures(Duplicates.PATHS)
+    pool = [m for m in captures if m.path[0] == start and m.path[-1] == end]
+    if not captures or pos.variant.capture_optional:
+        quiet = pos.quiet_move(start, end)
+        if quiet is not None:
+            pool.append(quiet)
+    exact = [m for m in pool if m.path == cells]
+    if exact:
+        return exact
+    middle = list(cells[1:-1])
+    found = [m for m in pool if m.captured and _is_subsequence(middle, _key_squares(g, m)[:-1])]
+    if not found:
+        found = [m for m in pool if _is_subsequence(middle, _traversed(g, m)[:-1])]
+    seen: set[tuple[int, int, int]] = set()
+    unique = []
+    for m in found:
+        if m.key not in seen:
+            seen.add(m.key)
+            unique.append(m)
+    return unique
+
+
+def _key_squares(g: Geometry, move: Move) -> list[int]:
+    """The squares a capture path may be written with: per jump, the square behind the piece
+    taken (PDN 3.0 writes it when the direction does not change) and the landing square."""
+    out: list[int] = []
+    for i, (a, b) in enumerate(itertools.pairwise(move.path)):
+        df, dr = g.direction_between(a, b)
+        f, r = g.coords[move.captured[i]]
+        out.append((r + dr) * g.stride + f + df)
+        out.append(b)
+    return out
+
+
+def _traversed(g: Geometry, move: Move) -> list[int]:
+    """Every square the moving piece passes over or lands on, in order (start excluded)."""
+    out: list[int] = []
+    for a, b in itertools.pairwise(move.path):
+        out.extend(s for s in g.between(a, b) if s not in move.captured)
+        out.append(b)
+    return out
+
+
+def _is_subsequence(needle: list[int], haystack: list[int]) -> bool:
+    it = iter(haystack)
+    return all(any(x == y for y in it) for x in needle)
+
+
+def legal_texts(pos: Position, moves: list[Move], full: bool = False) -> list[str]:
+    """*moves* written for a report, sorted: PDN 3.0 short forms, or with *full* every landing
+    square (the list shown after a move that was written in full)."""
+    if full:
+        return sorted(move_text(pos, m, MoveForm.FULL) for m in moves)
+    return sorted(move_text(pos, m, MoveForm.SHORT, legal=moves) for m in moves)

@@ -1,22 +1,22 @@
-"""Replay a game under its variant: resolve each written move, detect how the game ended.
+"""Replay a game under its variant: push each written move on a Board, record what happened.
 
-The variant comes from the GameType tag, else from the caller, else from the notation: where the
-notation leaves several candidates the game is replayed under each and the one under which it is
-legal is kept (spec/pdn.md §3.3).
+The variant comes from the GameType tag, else from the caller, else from the file's preference,
+else from the notation's most likely candidate; the other candidates the notation allows are
+replayed only when that one fails (spec/pdn.md §3.3), or when asked which of them fit as well.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pdn.board import BLACK, WHITE, Geometry, SquareError
-from pdn.drawrules import SEED, DrawRules, QuietReset, draw_rules
+from pdn.board import BLACK, WHITE
+from pdn.drawrules import SEED, DrawRules, draw_rules
 from pdn.fen import FenError, parse_fen
 from pdn.game import Game, MoveNode, Node, Outcome, SetupNode
-from pdn.notation import MoveForm, move_text
+from pdn.gameboard import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
+from pdn.notation import MoveForm, move_text, written_moves
 from pdn.position import Move, Position
 from pdn.variants import VARIANTS, Variant
 
@@ -66,7 +66,7 @@ class Replay:
     game: Game
     variant: Variant
     variant_source: str  # "gametype", "option" or "notation"
-    candidates: list[str] = field(default_factory=list)  # other variants the game also fits
+    candidates: list[str] = field(default_factory=list)  # other variants it fits (when asked)
     rules: DrawRules = SEED
     moves: list[Move] = field(default_factory=list)  # the main line as replayed
     nodes: list[MoveNode] = field(default_factory=list)  # the written move of each (its first part)
@@ -75,9 +75,9 @@ class Replay:
     termination_ply: int | None = None
     errors: list[MoveError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    final: Position | None = None
-    positions: list[Position] = field(default_factory=list)  # before each main-line ply, then final
-    details: bool = True  # list the legal moves at an illegal move (off for trial replays)
+    final: Position | None = None  # the last position, when the main line replayed to its end
+    positions: list[Position] = field(default_factory=list)  # before each main-line ply, then last
+    board: Board | None = None  # the main line's board as the replay left it
 
     @property
     def valid(self) -> bool:
@@ -126,194 +126,110 @@ def candidate_variants(game: Game) -> list[str]:
     return names
 
 
-# -- moves ---------------------------------------------------------------------------------------
-
-
-def _key_squares(g: Geometry, move: Move) -> list[int]:
-    """The squares a capture path may be written with: per jump, the square behind the piece
-    taken (PDN 3.0 writes it when the direction does not change) and the landing square."""
-    out: list[int] = []
-    path = move.path
-    for i, (a, b) in enumerate(itertools.pairwise(path)):
-        victim = move.captured[i]
-        df, dr = g.direction_between(a, b)
-        f, r = g.coords[victim]
-        out.append((r + dr) * g.stride + f + df)
-        out.append(b)
-    return out
-
-
-def _traversed(g: Geometry, move: Move) -> list[int]:
-    """Every square the moving piece passes over or lands on, in order (start excluded)."""
-    out: list[int] = []
-    for a, b in itertools.pairwise(move.path):
-        out.extend(s for s in g.between(a, b) if s not in move.captured)
-        out.append(b)
-    return out
-
-
-def _is_subsequence(needle: list[int], haystack: list[int]) -> bool:
-    it = iter(haystack)
-    return all(any(x == y for y in it) for x in needle)
-
-
-def match_move(pos: Position, squares: list[str], legal: list[Move]) -> list[Move]:
-    """The legal moves a written move can mean (empty when none); raises SquareError.
-
-    Squares written between the first and the last must be landing squares or squares directly
-    behind a piece taken, in order; failing that, any squares the piece passes.
-    """
-    g = pos.geometry
-    if len(squares) == 2 and len(squares[0]) == 1 and squares[0].isalpha():  # Russian "ed4"
-        file = ord(squares[0]) - 97
-        end = g.parse_square(squares[1])
-        return [m for m in legal if g.coords[m.start][0] == file and m.end == end]
-    if len(squares) < 2:
-        return []
-    cells = [g.parse_square(s) for s in squares]
-    start, end = cells[0], cells[-1]
-    found = [m for m in legal if m.start == start and m.end == end]
-    middle = cells[1:-1]
-    if middle and found:
-        captures = [m for m in found if m.captured]
-        strict = [m for m in captures if _is_subsequence(middle, _key_squares(g, m)[:-1])]
-        found = strict or [m for m in found if _is_subsequence(middle, _traversed(g, m)[:-1])]
-    return found
-
-
 def candidates(pos: Position, squares: list[str]) -> list[Move]:
-    """The legal moves a written move can mean; a plain move is checked without generating
-    every legal move (only the captures, which decide whether it may be played)."""
-    if len(squares) != 2 or (len(squares[0]) == 1 and squares[0].isalpha()):
-        return match_move(pos, squares, pos.legal_moves())
-    g = pos.geometry
-    a, b = g.parse_square(squares[0]), g.parse_square(squares[1])
-    captures = pos.captures()
-    found = [m for m in captures if m.start == a and m.end == b]
-    if captures and not pos.variant.capture_optional:
-        return found
-    quiet = pos.quiet_move(a, b)
-    return [*found, quiet] if quiet else found
+    """The legal moves of *pos* a move written with *squares* can mean (pdn.notation.written_moves;
+    Board.find_moves adds what depends on the moves before, such as Frisian idle king moves)."""
+    return written_moves(pos, squares)
 
 
-def _legal_texts(pos: Position, legal: list[Move]) -> list[str]:
-    return sorted(move_text(pos, m, MoveForm.SHORT, legal=legal) for m in legal)
+# -- one line of moves ---------------------------------------------------------------------------
 
 
 class _Line:
-    """Replays one line of moves (the main line or a variation) from a position."""
+    """Replays one line of moves (the main line or a variation) on a board."""
 
     def __init__(self, replay: Replay, variation: bool) -> None:
         self.replay = replay
         self.variation = variation
 
-    def error(self, ply: int, node: MoveNode, reason: str, legal: list[str] | None = None) -> None:
+    def error(self, ply: int, exc: MoveTextError) -> None:
+        legal = exc.legal if isinstance(exc, IllegalMoveError) else []
         self.replay.errors.append(
-            MoveError(ply, node.raw or node.text, node.line, node.column, reason, legal or [],
-                      self.variation)
-        )  # fmt: skip
+            MoveError(ply, exc.text, exc.line, exc.column, exc.reason, legal, self.variation)
+        )
 
-    def run(self, pos: Position, nodes: Sequence[Node], first_ply: int) -> Position | None:
-        """Replay *nodes* from *pos*; return the last position (None once a move failed)."""
+    def run(self, board: Board, nodes: Sequence[Node], first_ply: int) -> bool:
+        """Push the moves of *nodes* on *board*; False once a move failed (it stays unplayed)."""
         replay = self.replay
         main = not self.variation
         ply = first_ply
-        i = 0
-        history: dict[tuple[int, ...], int] = {}
-        quiet = 0
-        rules = replay.rules
-        ended: str | None = None
+        i, n = 0, len(nodes)
         late: list[MoveNode] = []  # main-line moves played after a rule ended the game
-        king_limit = pos.variant.frisian_orthogonal_captures  # Frisian: idle kings are limited
-        king_run = [0, 0]  # consecutive non-capturing king moves, per side
-        if main:
-            history[pos.hash_key()] = 1
-        while i < len(nodes):
+        while i < n:
             node = nodes[i]
             i += 1
-            if isinstance(node, SetupNode):
-                pos = _setup(pos, node, replay)
-                continue
             if not isinstance(node, MoveNode):
+                if isinstance(node, SetupNode):
+                    _setup(board, node, replay)
                 continue
-            before = pos
-            if node.text == "-":
-                self.error(ply, node, "unknown move: the record does not say which move")
-                return None
             try:
-                found = candidates(pos, node.squares)
-                merged = node
-                while not found and i < len(nodes):  # a capture written in several parts
-                    nxt = nodes[i]
-                    if not (isinstance(nxt, MoveNode) and nxt.squares[:1] == merged.squares[-1:]):
-                        break
-                    merged = MoveNode(
-                        f"{merged.text} {nxt.text}", merged.squares + nxt.squares[1:],
-                        merged.capture or nxt.capture, raw=merged.raw, line=node.line,
-                        column=node.column,
-                    )  # fmt: skip
-                    found = match_move(pos, merged.squares, pos.legal_moves())
-                    if found:
-                        i += 1
-                        replay.warnings.append(
-                            f"line {node.line}: capture written in parts ({merged.text}) joined"
-                        )
-            except SquareError as exc:
-                self.error(ply, node, str(exc))
-                return None
-            if found and king_limit and king_run[pos.turn] >= KING_RUN:
-                found = [m for m in found if not _idle_king_move(pos, m)]
-            if not found:
-                legal = pos.legal_moves()
-                if king_limit and king_run[pos.turn] >= KING_RUN:
-                    legal = [m for m in legal if not _idle_king_move(pos, m)]
-                if not legal:
-                    reason = "the game is already over: the side to move has no legal move"
-                else:
-                    reason = "illegal move"
-                self.error(ply, node, reason, _legal_texts(pos, legal) if replay.details else [])
-                return None
-            if len(found) > 1:
-                move = self._disambiguate(pos, found, nodes[i:], ply, node)
-            else:
+                move = board.parse_move(node)
+            except AmbiguousMoveError as exc:
+                move = self._disambiguate(board, exc, nodes[i:], ply, node)
+            except IllegalMoveError as exc:
+                joined = self._join_parts(board, node, nodes, i)
+                if joined is None:
+                    self.error(ply, exc)
+                    return False
+                found, i = joined
                 move = found[0]
-            if main and ended:
-                late.append(node)
-            if king_limit:
-                king_run[pos.turn] = (
-                    king_run[pos.turn] + 1 if move.by_king and not move.captured else 0
-                )
-            pos = pos.play(move)
-            for alt in node.variations:
-                self._variation(before, pos, alt, ply, node)
+                if len(found) > 1:
+                    fits = ", ".join(
+                        move_text(board.position, m, MoveForm.FULL, legal=found) for m in found
+                    )
+                    ambiguous = AmbiguousMoveError(
+                        exc.text, f"ambiguous move: it fits {fits}", found, node.line, node.column
+                    )
+                    move = self._disambiguate(board, ambiguous, nodes[i:], ply, node)
+            except MoveTextError as exc:
+                self.error(ply, exc)
+                return False
+            variations = node.variations
+            before = board.copy() if variations else board
+            board.push(move)
             if main:
-                replay.moves.append(move)
                 replay.nodes.append(node)
-                replay.positions.append(before)
-                quiet = _quiet_count(quiet, move, before, rules)
-                key = pos.hash_key()
-                history[key] = history.get(key, 0) + 1
-                if not ended:  # a win can only be the last move: it is looked for at the end
-                    if history[key] >= rules.repetitions:
-                        ended = "draw-repetition"
-                    elif quiet >= 2 * rules.quiet_moves:
-                        ended = rules.termination
-                    if ended:
-                        replay.termination = ended
-                        replay.termination_ply = ply
+                ended = board.draw
+                if ended is not None and ended.ply < ply:
+                    late.append(node)
+            for alt in variations:
+                self._variation(before, board, alt, ply, node)
             ply += 1
-        if main and not ended and ply > first_ply and not pos.has_moves():
-            replay.termination, replay.termination_ply = "win", ply - 1
-        if late:
+        if late and board.draw is not None:
+            ended = board.draw
             replay.warnings.append(
                 f"line {late[0].line}: {len(late)} moves played after the game ended "
-                f"({replay.termination} at ply {replay.termination_ply}), from "
-                f"{late[0].raw or late[0].text}"
+                f"({ended.label} at ply {ended.ply}), from {late[0].raw or late[0].text}"
             )
-        return pos
+        return True
+
+    def _join_parts(
+        self, board: Board, node: MoveNode, nodes: Sequence[Node], i: int
+    ) -> tuple[list[Move], int] | None:
+        """A capture written in several parts (``11x18 18x25``) starting at *node*: the moves it
+        fits and the index after its last part, or None."""
+        squares = list(node.squares)
+        texts = [node.text]
+        while i < len(nodes):
+            nxt = nodes[i]
+            if not (isinstance(nxt, MoveNode) and nxt.squares[:1] == squares[-1:]):
+                return None
+            squares += nxt.squares[1:]
+            texts.append(nxt.text)
+            i += 1
+            try:
+                found = board.find_moves(squares)
+            except ValueError:
+                return None
+            if found:
+                self.replay.warnings.append(
+                    f"line {node.line}: capture written in parts ({' '.join(texts)}) joined"
+                )
+                return found, i
+        return None
 
     def _variation(
-        self, before: Position, after: Position, nodes: list[Node], ply: int, node: MoveNode
+        self, before: Board, after: Board, nodes: list[Node], ply: int, node: MoveNode
     ) -> None:
         """Replay a variation: an alternative to *node*, or else a continuation after it."""
         if not _replays(before, nodes) and _replays(after, nodes):
@@ -321,74 +237,69 @@ class _Line:
                 f"line {node.line}: the variation after {node.raw or node.text} is not an "
                 "alternative to it; read as a continuation"
             )
-            _Line(self.replay, True).run(after, nodes, ply + 1)
+            _Line(self.replay, True).run(after.copy(), nodes, ply + 1)
         else:
-            _Line(self.replay, True).run(before, nodes, ply)
+            _Line(self.replay, True).run(before.copy(), nodes, ply)
 
     def _disambiguate(
-        self, pos: Position, found: list[Move], rest: Sequence[Node], ply: int, node: MoveNode
+        self, board: Board, exc: AmbiguousMoveError, rest: Sequence[Node], ply: int, node: MoveNode
     ) -> Move:
         """Pick among moves a short capture fits: the one that lets the rest of the line replay."""
-        texts = ", ".join(move_text(pos, m, MoveForm.FULL, legal=found) for m in found)
-        working = [m for m in found if _replays(pos.play(m), rest)]
+        pos = board.position
+        texts = ", ".join(move_text(pos, m, MoveForm.FULL, legal=exc.moves) for m in exc.moves)
+        working = []
+        for m in exc.moves:
+            board.push(m)
+            if _replays(board, rest):
+                working.append(m)
+            board.pop()
         if len(working) == 1:
             self.replay.warnings.append(
                 f"line {node.line}:{node.column}: {node.raw} is ambiguous ({texts}); "
                 f"only {move_text(pos, working[0], MoveForm.FULL)} lets the game go on"
             )
             return working[0]
-        self.error(ply, node, f"ambiguous move: it fits {texts}")
-        return (working or found)[0]
+        self.error(ply, exc)
+        return (working or exc.moves)[0]
 
 
-KING_RUN = 3  # Frisian: a king moves at most three times in a row without capturing
+def _replays(board: Board, nodes: Sequence[Node]) -> bool:
+    """Whether the main-line moves of *nodes* can be pushed on *board* (left as it was)."""
+    pushed = 0
+    try:
+        for node in nodes:
+            if isinstance(node, SetupNode):
+                return True  # a new position: what follows no longer depends on the choice
+            if not isinstance(node, MoveNode):
+                continue
+            try:
+                found = board.find_moves(node.squares)
+            except ValueError:
+                return False
+            if not found:
+                return False
+            board.push(found[0])
+            pushed += 1
+        return True
+    finally:
+        for _ in range(pushed):
+            board.pop()
 
 
-def _idle_king_move(pos: Position, move: Move) -> bool:
-    """A non-capturing king move while the side still has men (Frisian limits these)."""
-    men, _ = pos.pieces(pos.turn)
-    return move.by_king and not move.captured and bool(men)
-
-
-def _quiet_count(count: int, move: Move, before: Position, rules: DrawRules) -> int:
-    """The moves-rule count after *move*."""
-    if move.captured or move.crowns:
-        return 0
-    if rules.reset is QuietReset.CAPTURE_OR_MAN_MOVE:
-        men, _ = before.pieces(before.turn)
-        if men >> move.start & 1:
-            return 0
-    return count + 1
-
-
-def _replays(pos: Position, nodes: Sequence[Node]) -> bool:
-    """Whether the main-line moves of *nodes* are legal from *pos* (no reports)."""
-    for node in nodes:
-        if isinstance(node, SetupNode):
-            return True  # a new position: what follows no longer depends on the choice
-        if not isinstance(node, MoveNode):
-            continue
-        try:
-            found = candidates(pos, node.squares)
-        except SquareError:
-            return False
-        if not found:
-            return False
-        pos = pos.play(found[0])
-    return True
-
-
-def _setup(pos: Position, node: SetupNode, replay: Replay) -> Position:
-    """The position a /FEN "..."/ command sets (a FEN with no pieces only sets the side)."""
+def _setup(board: Board, node: SetupNode, replay: Replay) -> None:
+    """Put the position a /FEN "..."/ command sets (a FEN with no pieces only sets the side)."""
+    pos = board.position
     text = node.fen.strip()
     if re.fullmatch(r"[WB?]\s*:*\s*:*", text, re.I):
         side = text[:1].upper()
-        return pos.with_turn(BLACK if side == "B" else WHITE if side == "W" else 1 - pos.turn)
+        board.set_position(
+            pos.with_turn(BLACK if side == "B" else WHITE if side == "W" else 1 - pos.turn)
+        )
+        return
     try:
-        return parse_fen(text, pos.variant)
+        board.set_position(parse_fen(text, pos.variant))
     except FenError as exc:
         replay.warnings.append(f"line {node.line}: setup ignored: {exc}")
-        return pos
 
 
 def _start(game: Game, variant: Variant) -> tuple[Position | None, str | None]:
@@ -408,39 +319,39 @@ def _start(game: Game, variant: Variant) -> tuple[Position | None, str | None]:
 
 
 def replay_as(
-    game: Game,
-    variant: Variant,
-    source: str = "option",
-    rules: DrawRules = SEED,
-    details: bool = True,
+    game: Game, variant: Variant, source: str = "option", rules: DrawRules = SEED
 ) -> Replay:
-    """Replay *game* under *variant* (*details*: list legal moves at an illegal one)."""
-    replay = Replay(game, variant, source, rules=rules, details=details)
+    """Replay *game* under *variant*."""
+    replay = Replay(game, variant, source, rules=rules)
     start, problem = _start(game, variant)
     if start is None:
         replay.errors.append(
             MoveError(0, game.fen or "", game.source.line, 1, f"bad FEN tag: {problem}", kind="fen")
         )
         return replay
-    final = _Line(replay, False).run(start, game.body, 1)
-    replay.plies = len(replay.moves)
-    replay.final = final
-    if final is not None:
-        replay.positions.append(final)
-        _check_result(replay, final)
-    elif replay.moves:  # stopped at an error: the position reached before it
-        replay.positions.append(replay.positions[-1].play(replay.moves[-1]))
-    else:
-        replay.positions.append(start)
+    board = Board.from_position(start, rules)
+    completed = _Line(replay, False).run(board, game.body, 1)
+    replay.board = board
+    replay.moves = board.move_stack.copy()
+    replay.plies = board.ply
+    replay.positions = board.positions()
+    ended = board.draw
+    if completed:
+        replay.final = board.position
+        if ended is None and board.ply:
+            ended = board.outcome()
+        _check_result(replay, board)
+    if ended is not None:
+        replay.termination, replay.termination_ply = ended.label, ended.ply
     return replay
 
 
-def _check_result(replay: Replay, final: Position) -> None:
+def _check_result(replay: Replay, board: Board) -> None:
     """Compare the declared result with a final position that decides the game."""
     outcome = replay.game.outcome
-    if outcome is Outcome.UNKNOWN or final.legal_moves():
+    if outcome is Outcome.UNKNOWN or board.legal_moves:
         return
-    loser = final.turn
+    loser = board.turn
     first = WHITE if replay.variant.first == "W" else BLACK
     winner_declared = {Outcome.FIRST: first, Outcome.SECOND: 1 - first}.get(outcome)
     side = "White" if loser == WHITE else "Black"
@@ -460,41 +371,46 @@ def _check_result(replay: Replay, final: Position) -> None:
 # -- public entry ---------------------------------------------------------------------------------
 
 
-def replay_options(game: Game, variant: Variant | None = None, rules: str = "seed") -> list[Replay]:
-    """The replays to choose from: one when GameType or *variant* decides, else every candidate
-    variant under which the game is legal (notation order), else the ones that got furthest."""
-
-    def run(v: Variant, source: str, details: bool = True) -> Replay:
-        return replay_as(game, v, source, draw_rules(rules, v), details)
-
-    declared = game.declared_variant
-    if declared is not None:
-        return [run(declared, "gametype")]
-    if variant is not None:
-        return [run(variant, "option")]
-    tried = [run(VARIANTS[n], "notation", details=False) for n in candidate_variants(game)]
-    fitting = [r for r in tried if not r.errors]
-    if fitting:
-        return fitting
-    furthest = max(_progress(r) for r in tried)  # none fits: report these in full
-    return [run(r.variant, "notation") for r in tried if _progress(r) == furthest]
-
-
 def replay_game(
     game: Game,
     variant: Variant | None = None,
     rules: str = "seed",
     prefer: str | None = None,
+    candidates: bool = False,
 ) -> Replay:
-    """Replay *game*: its GameType, else *variant*, else the notation decides the variant.
+    """Replay *game* under its GameType's variant, else *variant*, else *prefer* (the variant of
+    the file, say) if the notation allows it, else the notation's most likely candidate; the
+    other candidates are replayed in turn only while the game fails: the first under which it
+    replays without error is kept, else the one that got furthest.
 
-    Where the notation leaves several variants under which the game is legal, *prefer* (the
-    variant of the games before it in the same file, say) is taken if it is one of them.
+    With *candidates*, the other variants the notation allows are replayed too, and those under
+    which the game is legal as well are listed in ``Replay.candidates``.
     """
-    options = replay_options(game, variant, rules)
-    best = next((r for r in options if r.variant.name == prefer), options[0])
-    best.candidates = [r.variant.name for r in options if r is not best and not r.errors]
-    return best
+
+    def run(v: Variant, source: str) -> Replay:
+        return replay_as(game, v, source, draw_rules(rules, v))
+
+    declared = game.declared_variant
+    if declared is not None:
+        return run(declared, "gametype")
+    if variant is not None:
+        return run(variant, "option")
+    names = candidate_variants(game)
+    order = [prefer, *(n for n in names if n != prefer)] if prefer in names else names
+    tried: dict[str, Replay] = {}
+    chosen = None
+    for name in order:
+        replay = tried[name] = run(VARIANTS[name], "notation")
+        if not replay.errors:
+            chosen = replay
+            break
+    if chosen is None:
+        return max(tried.values(), key=_progress)  # the first that got furthest
+    if candidates:
+        others = [n for n in names if n != chosen.variant.name]
+        fits = (tried.get(n) or run(VARIANTS[n], "notation") for n in others)
+        chosen.candidates = [r.variant.name for r in fits if not r.errors]
+    return chosen
 
 
 def _progress(replay: Replay) -> tuple[int, int]:

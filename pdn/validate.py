@@ -14,7 +14,7 @@ from pdn.files import pdn_files
 from pdn.game import Game
 from pdn.parallel import Runner, Task, as_runner, file_tasks, run_tasks
 from pdn.reader import read_games
-from pdn.replay import MoveError, Replay, replay_game, replay_options
+from pdn.replay import MoveError, Replay, replay_game
 from pdn.variants import Variant, get_variant
 
 
@@ -34,7 +34,7 @@ class GameReport:
     termination_ply: int | None
     errors: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    candidates: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)  # other variants it fits, when asked
     syntax_error: str | None = None
     ply_offset: int = 0  # 0 when the first player makes ply 1, else 1 (to number moves)
 
@@ -116,7 +116,7 @@ def file_preference(path: Path, variant: str | None, rules: str, look: int = 50)
         if i >= look:
             break
         if game.syntax_error is None and game.declared_variant is None and game.mainline():
-            first = replay_options(game, None, rules)[0]
+            first = replay_game(game, None, rules)
             if first.plies:
                 return first.variant.name
     return None
@@ -127,23 +127,28 @@ def validate_games(
     variant: Variant | None = None,
     rules: str = "seed",
     prefer: str | None = None,
+    candidates: bool = False,
 ) -> Iterator[GameReport]:
-    """Reports for *games*; where several variants fit a game, *prefer* is taken if it does."""
+    """Reports for *games*; where the notation leaves several variants, *prefer* is tried first;
+    with *candidates*, each report lists the other variants the game fits as well."""
     for game in games:
         if game.syntax_error is not None:
             yield report_game(game, None)
         else:
-            yield report_game(game, replay_game(game, variant, rules, prefer))
+            yield report_game(game, replay_game(game, variant, rules, prefer, candidates))
 
 
-def _task_reports(task: Task, variant: str | None, rules: str) -> list[GameReport]:
+def _task_reports(
+    task: Task, variant: str | None, rules: str, candidates: bool = False
+) -> list[GameReport]:
     """Reports for a file or one span of it (runs in worker processes)."""
     v = get_variant(variant) if variant else None
-    return list(validate_games(read_games(task.path, span=task.span), v, rules, task.prefer))
+    games = read_games(task.path, span=task.span)
+    return list(validate_games(games, v, rules, task.prefer, candidates))
 
 
 def validate_file(
-    path: str | Path, variant: str | None = None, rules: str = "seed"
+    path: str | Path, variant: str | None = None, rules: str = "seed", candidates: bool = False
 ) -> list[GameReport]:
     """Reports for every game of one file."""
     path = Path(path)
@@ -153,6 +158,7 @@ def validate_file(
             get_variant(variant) if variant else None,
             rules,
             file_preference(path, variant, rules),
+            candidates,
         )
     )
 
@@ -163,17 +169,19 @@ def validate_paths(
     rules: str = "seed",
     workers: int | Runner = 1,
     on_done: Callable[[Task], None] | None = None,
+    candidates: bool = False,
 ) -> Iterator[GameReport]:
     """Reports for every game under *paths*, in file order, the same whatever runs them: this
     process, *workers* local processes, or a Dask cluster's runner (they share files, and large
-    files by spans of whole games); *on_done* is told of each task as it is done."""
+    files by spans of whole games); *on_done* is told of each task as it is done; with
+    *candidates*, each report lists the other variants the game fits as well."""
     files = list(pdn_files(paths))
     if variant:
         get_variant(variant)  # fail early on a bad name
     runner = as_runner(workers)
     tasks = file_tasks(files, runner.workers, lambda f: file_preference(f, variant, rules))
     index = 0
-    work = partial(_task_reports, variant=variant, rules=rules)
+    work = partial(_task_reports, variant=variant, rules=rules, candidates=candidates)
     for task, reports in run_tasks(work, tasks, runner, on_done):
         if task.first:
             index = 0

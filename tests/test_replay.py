@@ -15,10 +15,12 @@ from pdn.variants import get_variant
 OPENING = ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]
 
 
-def replay(text: str, variant: str | None = None, rules: str = "seed") -> Replay:
+def replay(
+    text: str, variant: str | None = None, rules: str = "seed", candidates: bool = False
+) -> Replay:
     [game] = read_string(text)
     assert game.syntax_error is None
-    return replay_game(game, get_variant(variant) if variant else None, rules)
+    return replay_game(game, get_variant(variant) if variant else None, rules, None, candidates)
 
 
 # --- terminations ------------------------------------------------------------------------------
@@ -169,17 +171,18 @@ def test_variant_from_gametype_option_or_notation() -> None:
     assert (r.variant.name, r.variant_source) == ("international", "option")
     # 32-28 19-23 fits no 8x8 numbering (19 is empty in Italian, 32 is White's in English);
     # Frisian fits as well as International
-    r = replay("1. 32-28 19-23 *")
+    r = replay("1. 32-28 19-23 *", candidates=True)
     assert (r.variant.name, r.variant_source) == ("international", "notation")
     assert r.candidates == ["frisian"]
-    r = replay("1. c3-d4 f6-g5 *")
+    r = replay("1. c3-d4 f6-g5 *", candidates=True)
     assert (r.variant.name, r.candidates) == ("russian", ["brazilian", "czech"])
 
 
-def test_candidates_that_also_fit_are_reported() -> None:
+def test_candidates_that_also_fit_are_reported_when_asked() -> None:
     # 11-15 24-20 is legal English, Spanish (d3-c4, a6-b5) and pool; not Italian or 10x10
-    r = replay("1. 11-15 24-20 *")
+    r = replay("1. 11-15 24-20 *", candidates=True)
     assert (r.variant.name, r.candidates) == ("english", ["spanish", "pool"])
+    assert replay("1. 11-15 24-20 *").candidates == []  # not asked: English alone is replayed
 
 
 def test_tags_break_a_tie() -> None:
@@ -199,3 +202,100 @@ def test_frisian_king_moves_at_most_three_times_in_a_row() -> None:
     assert (e.ply, e.move, e.reason, e.legal) == (7, "41-46", "illegal move", ["50-44", "50-45"])
     assert replay(game + "4. 50-44 18-22 5. 41-46 *").valid  # a man move starts the count again
     assert replay(game.replace('"40"', '"20"') + "4. 41-46 *").valid  # International: no limit
+
+
+# --- capture paths written in full (issue 12) ---------------------------------------------------
+#
+# In each position below one piece can take the same four men going round them either way: the
+# two orders reach the same position (one move when counting), and a move written with every
+# landing square of either order is legal. A middle square the piece never lands on or passes is
+# refused, and the legal list then shows every path in full.
+
+
+def _written(text: str) -> list[str]:
+    return [f"{e.reason}; legal: {', '.join(e.legal)}" for e in replay(text).errors]
+
+
+def _path(r: Replay) -> list[str]:
+    g = geometry(r.variant)
+    return [g.label(s) for s in r.moves[0].path]
+
+
+def test_international_king_takes_four_men_round_either_way() -> None:
+    # White king e1 (48); Black men f2 (43), f4 (33), d4 (32), d2 (42). Going NE the king jumps
+    # f2 and may land on g3 (39), h4, i5 or j6, but only from g3 can it go on (over f4, NW);
+    # beyond f4 only e5 (28) lets it go on (over d4, SW); beyond d4 only c3 (37) (over d2, SE),
+    # landing on e1, which it left empty. From h4, i5, j6, d6, c7, b8, a9, b2 and a1 every line
+    # is empty or blocked by a man already taken. The mirror image goes NW first. So two paths,
+    # 48x39x28x37x48 and 48x37x28x39x48, both taking all four men: one move, written 48x48.
+    fen = '[GameType "20"]\n[FEN "W:WK48:B32,33,42,43"]\n'
+    for path in ("48x39x28x37x48", "48x37x28x39x48"):
+        r = replay(fen + f"1. {path} *")
+        assert r.valid and _path(r) == path.split("x")
+    assert replay(fen + "1. 48x48 *").valid
+    assert replay(fen + "1. 48x39x48 *").valid  # a long form naming one turning square
+    # c5 (27) is on neither path; g3, e5, c3 in the order e5 first is neither
+    full = "illegal move; legal: 48x37x28x39x48, 48x39x28x37x48"
+    assert _written(fen + "1. 48x39x27x37x48 *") == [full]
+    assert _written(fen + "1. 48x28x39x37x48 *") == [full]
+    assert _written(fen + "1. 48x47 *") == ["illegal move; legal: 48x48"]  # short: short list
+
+
+def test_frisian_man_takes_four_men_round_either_way() -> None:
+    # The same four men, a White man on e1 (48): a man jumps only the man next to it, so from
+    # e1 over f2 to g3 or over d2 to c3, then round. Frisian men also take along files and
+    # ranks, over the square two away: e3, c1, g1, g5, i3, e7, c5, a3 are all empty, so no
+    # such jump exists. Both paths take four men (the same value): both are legal.
+    fen = '[GameType "40"]\n[FEN "W:W48:B32,33,42,43"]\n'
+    for path in ("48x39x28x37x48", "48x37x28x39x48"):
+        r = replay(fen + f"1. {path} *")
+        assert r.valid and _path(r) == path.split("x")
+    assert _written(fen + "1. 48x39x28x38x48 *") == [
+        "illegal move; legal: 48x37x28x39x48, 48x39x28x37x48"
+    ]  # e3 (38): the man never stands there
+
+
+def test_russian_man_takes_four_men_round_either_way() -> None:
+    # White man d2; Black men c3, e3, c5, e5. Over e3 to f4, over e5 to d6 (not the last rank:
+    # no crowning), over c5 to b4, back over c3 to d2; or the other way round. Every other
+    # neighbour on the way is empty (g5, g3, c7, e7, a5, a3) or a man already taken.
+    fen = '[GameType "25"]\n[FEN "W:Wd2:Bc3,c5,e3,e5"]\n'
+    for path in ("d2:f4:d6:b4:d2", "d2:b4:d6:f4:d2", "d2xb4xd6xf4xd2"):
+        r = replay(fen + f"1. {path} *")
+        assert r.valid and _path(r) == path.replace("x", ":").split(":")
+    assert replay(fen + "1. d2:d2 *").valid
+    assert _written(fen + "1. d2:f4:d8:b4:d2 *") == [
+        "illegal move; legal: d2:b4:d6:f4:d2, d2:f4:d6:b4:d2"
+    ]
+
+
+def test_brazilian_king_takes_four_men_round_either_way() -> None:
+    # White king d2; Black men c3, e3, c5, e5. NE over e3 it may land on f4, g5 or h6: only f4
+    # goes on (NW over e5), then only d6 (SW over c5: c7 and b8 see nothing), then only b4 (SE
+    # over c3; a3 sees nothing), and beyond c3 both d2 and e1 are ends (nothing left to take).
+    # The other way round: NW over c3 to b4 (a5 sees nothing), NE over c5 to d6 (e7, f8 see
+    # nothing), SE over e5 to f4 (g3, h2 see nothing), SW over e3 to d2 or c1. Four paths, all
+    # taking four men (majority holds for each): d2xd2 by two orders, d2xe1 and d2xc1.
+    fen = '[GameType "26"]\n[FEN "W:WKd2:Bc3,c5,e3,e5"]\n'
+    for path in ("d2xf4xd6xb4xd2", "d2xb4xd6xf4xd2", "d2xf4xd6xb4xe1", "d2xb4xd6xf4xc1"):
+        r = replay(fen + f"1. {path} *")
+        assert r.valid and _path(r) == path.split("x")
+    assert replay(fen + "1. d2xd2 *").valid and replay(fen + "1. d2xe1 *").valid
+    # e1 is reached only after f4 first: the order written does not end there
+    every = "d2xb4xd6xf4xc1, d2xb4xd6xf4xd2, d2xf4xd6xb4xd2, d2xf4xd6xb4xe1"
+    assert _written(fen + "1. d2xb4xd6xf4xe1 *") == [f"illegal move; legal: {every}"]
+    assert _written(fen + "1. d2xf4xd6xa3xd2 *") == [f"illegal move; legal: {every}"]
+
+
+def test_italian_king_takes_four_men_round_either_way() -> None:
+    # Italian numbering (a8 = 1, a1 not a playing square): White king d1 (30); Black men c2
+    # (26), e2 (27), c4 (18), e4 (19). The king steps: over e2 to f3 (23), over e4 to d5 (14),
+    # over c4 to b3 (21), over c2 back to d1; or the other way round. FID precedence: four men
+    # each, both by the king, no king taken: the orders are equal and both legal.
+    fen = '[GameType "22"]\n[FEN "W:WK30:B18,19,26,27"]\n'
+    for path in ("30x23x14x21x30", "30x21x14x23x30"):
+        r = replay(fen + f"1. {path} *")
+        assert r.valid and _path(r) == path.split("x")
+    assert _written(fen + "1. 30x23x15x21x30 *") == [
+        "illegal move; legal: 30x21x14x23x30, 30x23x14x21x30"
+    ]  # f5 (15): off both paths

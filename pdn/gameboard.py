@@ -1,0 +1,356 @@
+"""The Board a game is played on, as python-chess has one: a position and the moves that led to
+it, moves read in every written form, the draw rules, and how the game ended.
+
+>>> board = Board("english")
+>>> for text in ("11-15", "23-19"):
+...     move = board.push(text)
+>>> board.fen()
+'B:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15'
+>>> board.pop().is_capture, board.ply, board.outcome()
+(False, 1, None)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pdn.board import BLACK, WHITE, SquareError
+from pdn.drawrules import SEED, DrawRules, QuietReset, draw_rules
+from pdn.fen import parse_fen, to_fen
+from pdn.game import MoveNode
+from pdn.notation import MoveForm, legal_texts, move_text, written_moves
+from pdn.position import Duplicates, Move, Position
+from pdn.reader import make_move
+from pdn.textboard import text_board
+from pdn.variants import Variant, get_variant
+
+KING_RUN = 3  # Frisian: a king moves at most three times in a row without capturing
+
+
+class MoveTextError(ValueError):
+    """A written move that cannot be played on the board (the base of the three kinds below).
+
+    *text* is the move as written, *reason* says what is wrong, *line* and *column* locate it in
+    its file (0 when it was not read from one).
+    """
+
+    def __init__(self, text: str, reason: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(f"{text}: {reason}" if text else reason)
+        self.text = text
+        self.reason = reason
+        self.line = line
+        self.column = column
+
+
+class InvalidMoveError(MoveTextError):
+    """Text that names no move on this board: a square it does not have, an unknown move ``-``,
+    parts that do not join into one move."""
+
+
+class IllegalMoveError(MoveTextError):
+    """No legal move fits the written move; *moves* are the legal moves, *legal* their texts as a
+    report shows them (every landing square written when the move was written in full)."""
+
+    def __init__(
+        self,
+        text: str,
+        reason: str,
+        moves: list[Move],
+        legal: list[str],
+        line: int = 0,
+        column: int = 0,
+    ) -> None:
+        super().__init__(text, reason, line, column)
+        self.moves = moves
+        self.legal = legal
+
+
+class AmbiguousMoveError(MoveTextError):
+    """Several legal moves, reaching different positions, fit the written move (*moves*)."""
+
+    def __init__(
+        self, text: str, reason: str, moves: list[Move], line: int = 0, column: int = 0
+    ) -> None:
+        super().__init__(text, reason, line, column)
+        self.moves = moves
+
+
+class Termination(StrEnum):
+    """Why a game is over."""
+
+    WIN = "win"  # the side to move has no legal move: it lost
+    MOVES_RULE = "moves-rule"  # so many moves without a capture (and, per the rules, more)
+    REPETITION = "repetition"  # the same position, same side to move, for the n-th time
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How and when a game ended."""
+
+    termination: Termination
+    winner: int | None  # WHITE or BLACK; None for a draw
+    ply: int  # the number of plies played when it ended
+    label: str  # as reports name it: "win", "draw-40-moves" (the rule's count), "draw-repetition"
+
+
+# What push() changes, as it was before a move (pop() puts it back): position, quiet plies,
+# idle king moves per side, the first ending
+_State = tuple[Position, int, tuple[int, int], Ending | None]
+
+
+class Board:
+    """A position with its history: the moves pushed, the count towards the moves rule, the
+    repetitions, Frisian idle king moves, and the first draw by rule.
+
+    *variant* is a Variant or a name; *fen* the start (the variant's initial position when None);
+    *rules* a DrawRules or the name of a set (``seed``: 40 moves and threefold repetition;
+    ``official``: the federation's, see pdn.drawrules).
+    """
+
+    __slots__ = (
+        "_ended",
+        "_history",
+        "_king_runs",
+        "_limit",
+        "_stack",
+        "move_stack",
+        "position",
+        "quiet",
+        "rules",
+        "variant",
+    )
+
+    def __init__(
+        self, variant: Variant | str, fen: str | None = None, rules: DrawRules | str = SEED
+    ) -> None:
+        v = get_variant(variant) if isinstance(variant, str) else variant
+        self._reset(Position.start(v) if fen is None else parse_fen(fen, v), rules)
+
+    @classmethod
+    def from_position(cls, position: Position, rules: DrawRules | str = SEED) -> Board:
+        """A board that starts from *position*."""
+        board = cls.__new__(cls)
+        board._reset(position, rules)
+        return board
+
+    def _reset(self, position: Position, rules: DrawRules | str) -> None:
+        self.variant: Variant = position.variant
+        if isinstance(rules, str):
+            rules = draw_rules(rules, self.variant)
+        self.rules: DrawRules = rules
+        self.position: Position = position
+        self.move_stack: list[Move] = []
+        self.quiet = 0  # plies counted towards the moves rule
+        self._stack: list[_State] = []
+        self._history: dict[object, int] = {position.hash_key(): 1}
+        self._king_runs = (0, 0)  # consecutive idle king moves of White, of Black
+        self._limit = self.variant.frisian_orthogonal_captures
+        self._ended: Ending | None = None
+
+    # -- the position ------------------------------------------------------------------------
+
+    @property
+    def turn(self) -> int:
+        """The side to move: WHITE or BLACK."""
+        return self.position.turn
+
+    @property
+    def ply(self) -> int:
+        """The number of moves pushed."""
+        return len(self.move_stack)
+
+    def fen(self) -> str:
+        """The position as PDN 3.0 FEN."""
+        return to_fen(self.position)
+
+    def positions(self) -> list[Position]:
+        """The position before each move pushed, then the current one."""
+        return [s[0] for s in self._stack] + [self.position]
+
+    def set_position(self, position: Position) -> None:
+        """Put *position* on the board, as a ``/FEN "..."/`` setup in the movetext does: the moves
+        pushed, the counts towards the draw rules and the repetitions carry on (pop() undoes the
+        move before it, not the setup)."""
+        self.position = position
+
+    def copy(self) -> Board:
+        """An independent board with the same position and history."""
+        board = Board.__new__(Board)
+        board.variant = self.variant
+        board.rules = self.rules
+        board.position = self.position
+        board.move_stack = self.move_stack.copy()
+        board.quiet = self.quiet
+        board._stack = self._stack.copy()
+        board._history = self._history.copy()
+        board._king_runs = self._king_runs
+        board._limit = self._limit
+        board._ended = self._ended
+        return board
+
+    def __repr__(self) -> str:
+        return f"Board({self.variant.name!r}, {self.fen()!r})"
+
+    def __str__(self) -> str:
+        side = "White" if self.position.turn == WHITE else "Black"
+        return f"{text_board(self.position)}\n{side} to move"
+
+    # -- moves -------------------------------------------------------------------------------
+
+    def _idle_kings_barred(self) -> bool:
+        """Frisian: the side to move made three idle king moves in a row and still has men."""
+        pos = self.position
+        return (
+            self._limit and self._king_runs[pos.turn] >= KING_RUN and bool(pos.pieces(pos.turn)[0])
+        )
+
+    def generate_moves(self, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
+        """The legal moves, capture paths counted as *duplicates* says."""
+        moves = self.position.legal_moves(duplicates)
+        if self._idle_kings_barred():
+            moves = [m for m in moves if not (m.by_king and not m.captured)]
+        return moves
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The legal moves (one per position they reach)."""
+        return self.generate_moves()
+
+    def find_moves(self, squares: Sequence[str]) -> list[Move]:
+        """The legal moves the move written with *squares* can mean, one per position reached
+        (see pdn.notation.written_moves); raises SquareError for a square not on the board."""
+        found = written_moves(self.position, squares)
+        if found and self._idle_kings_barred():
+            found = [m for m in found if not (m.by_king and not m.captured)]
+        return found
+
+    def parse_move(self, move: str | MoveNode) -> Move:
+        """The legal move a written move means: numeric or algebraic, Russian short ``ed4``,
+        captures short, PDN 3.0 long or with every landing square, in parts (``11x18 18x25``).
+
+        A MoveNode (as the reader makes) gives its line and column to the errors. Raises
+        InvalidMoveError, IllegalMoveError or AmbiguousMoveError.
+        """
+        node = _written(move) if isinstance(move, str) else move
+        text = node.raw or node.text
+        if node.text == "-":
+            reason = "unknown move: the record does not say which move"
+            raise InvalidMoveError(text, reason, node.line, node.column)
+        try:
+            found = self.find_moves(node.squares)
+        except SquareError as exc:
+            raise InvalidMoveError(text, str(exc), node.line, node.column) from None
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise self.illegal(text, len(node.squares) > 2, node.line, node.column)
+        fits = ", ".join(move_text(self.position, m, MoveForm.FULL, legal=found) for m in found)
+        raise AmbiguousMoveError(
+            text, f"ambiguous move: it fits {fits}", found, node.line, node.column
+        )
+
+    def illegal(self, text: str, full: bool, line: int = 0, column: int = 0) -> IllegalMoveError:
+        """The error for *text*, a move no legal move fits; *full*: it was written with squares
+        between its first and last, so the legal captures are listed with every landing square."""
+        moves = self.generate_moves(Duplicates.PATHS if full else Duplicates.DROP)
+        if moves:
+            reason = "illegal move"
+        else:
+            reason = "the game is already over: the side to move has no legal move"
+        return IllegalMoveError(
+            text, reason, moves, legal_texts(self.position, moves, full), line, column
+        )
+
+    def push(self, move: Move | str | MoveNode) -> Move:
+        """Play *move* (a Move is played as given; text is read by parse_move) and return it."""
+        if not isinstance(move, Move):
+            move = self.parse_move(move)
+        before = self.position
+        runs = self._king_runs
+        self._stack.append((before, self.quiet, runs, self._ended))
+        self.move_stack.append(move)
+        after = self.position = before.play(move)
+        rules = self.rules
+        resets = bool(move.captured) or move.crowns
+        if not resets and rules.reset is QuietReset.CAPTURE_OR_MAN_MOVE:
+            resets = _man_moves(before, move)
+        self.quiet = 0 if resets else self.quiet + 1
+        if self._limit:
+            run = runs[before.turn] + 1 if move.by_king and not move.captured else 0
+            self._king_runs = (run, runs[1]) if before.turn == WHITE else (runs[0], run)
+        key = after.hash_key()
+        seen = self._history.get(key, 0) + 1
+        self._history[key] = seen
+        if self._ended is None:
+            if seen >= rules.repetitions:
+                self._ended = Ending(Termination.REPETITION, None, self.ply, "draw-repetition")
+            elif self.quiet >= 2 * rules.quiet_moves:
+                self._ended = Ending(Termination.MOVES_RULE, None, self.ply, rules.termination)
+        return move
+
+    def pop(self) -> Move:
+        """Take back the last move pushed and return it; IndexError when there is none."""
+        move = self.move_stack.pop()
+        position, quiet, runs, ended = self._stack.pop()
+        key = self.position.hash_key()
+        seen = self._history[key] - 1
+        if seen:
+            self._history[key] = seen
+        else:
+            del self._history[key]
+        self.position = position
+        self.quiet = quiet
+        self._king_runs = runs
+        self._ended = ended
+        return move
+
+    def peek(self) -> Move:
+        """The last move pushed; IndexError when there is none."""
+        return self.move_stack[-1]
+
+    # -- the end -----------------------------------------------------------------------------
+
+    @property
+    def draw(self) -> Ending | None:
+        """The first draw by rule the moves pushed reached (the game may have gone on after it)."""
+        return self._ended
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the current position (same side to move) has stood on the board *count* times."""
+        return self._history.get(self.position.hash_key(), 0) >= count
+
+    def outcome(self) -> Ending | None:
+        """How the game ended: the first draw by rule reached (the moves rule or repetition of
+        the rules), else a win when the side to move has no legal move; None while it goes on."""
+        if self._ended is not None:
+            return self._ended
+        pos = self.position
+        if pos.has_moves() and not (self._idle_kings_barred() and not self.legal_moves):
+            return None
+        return Ending(Termination.WIN, BLACK if pos.turn == WHITE else WHITE, self.ply, "win")
+
+
+def _man_moves(before: Position, move: Move) -> bool:
+    """Whether *move*, played in *before*, moves a man."""
+    return bool(before.pieces(before.turn)[0] >> move.path[0] & 1)
+
+
+def _written(text: str) -> MoveNode:
+    """The move node of *text*, joining a capture written in parts (``11x18 18x25``)."""
+    joined = re.sub(r"\s*([-xX:])\s*", r"\1", text.strip())
+    parts = [make_move(p) for p in joined.split()]
+    if not parts:
+        return make_move("")
+    node = parts[0]
+    squares = list(node.squares)
+    for part in parts[1:]:
+        if not (squares and part.squares[:1] == squares[-1:]):
+            raise InvalidMoveError(text, "the parts do not join into one move")
+        squares += part.squares[1:]
+    if len(parts) == 1:
+        return node
+    capture = any(p.capture for p in parts)
+    return MoveNode(" ".join(p.text for p in parts), squares, capture, raw=text)
