@@ -192,6 +192,45 @@ class Position:
             self.geo, self.variant, self.turn, men, kings, opp_men, opp_kings, duplicates
         )
 
+    def has_captures(self) -> bool:
+        """Whether the side to move can capture: exactly ``bool(self.captures())``, decided
+        without building a move (precedence only chooses among captures, never removes them all).
+
+        A capture exists when a man stands next to an enemy piece it may take (Italian men: not
+        a king) in one of its capture directions with the square behind empty, or when the first
+        piece along one of a king's capture lines (the next square only, for kings that step) is
+        an enemy piece with the square behind it empty.
+        """
+        men, kings, opp_men, opp_kings = self._sides()
+        g = self.geo
+        v = self.variant
+        opp = opp_men | opp_kings
+        occupied = men | kings | opp
+        empty = g.mask & ~occupied
+        prey = opp if v.men_capture_kings else opp_men
+        if men and _capturing_men(g, self.turn, men, prey, empty):
+            return True
+        if not kings:
+            return False
+        if not v.flying_kings:
+            for d in g.king_capture_dirs:
+                o = d.offset
+                if o > 0:
+                    if kings & (opp >> o) & (empty >> (o + o)):
+                        return True
+                elif kings & (opp << -o) & (empty << -(o + o)):
+                    return True
+            return False
+        for s in _bits(kings):
+            for d in g.king_capture_dirs:
+                ray = d.rays[s]
+                for i, t in enumerate(ray):
+                    if occupied >> t & 1:
+                        if opp >> t & 1 and i + 1 < len(ray) and empty >> ray[i + 1] & 1:
+                            return True
+                        break
+        return False
+
     def quiet_move(self, start: int, end: int) -> Move | None:
         """The non-capturing move from *start* to *end*, if the piece there may make it.
 

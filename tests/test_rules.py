@@ -5,11 +5,14 @@ Every expected list is written out by hand from the rule texts, with the full pa
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from pdn.fen import parse_fen
 from pdn.notation import MoveForm, move_text
-from pdn.variants import get_variant
+from pdn.position import Position
+from pdn.variants import VARIANTS, get_variant
 
 
 def full(variant: str, fen: str, keep: bool = False) -> list[str]:
@@ -123,3 +126,26 @@ def test_thai_king_lands_directly_behind() -> None:
     # Thai numbering: 1 = g1, 5 = h2, 9 = g3 ... a flying king on 1 (g1) takes a man on 10 (e3)
     # and must land on d4 (15), directly behind, not on c5 or b6; Thai writes captures with "-"
     assert full("thai", "W:WK1:B10") == ["1-15"]
+
+
+def test_has_captures_says_whether_captures_exist() -> None:
+    # Position.has_captures() promises bool(captures()) without building moves: held to that on
+    # every position of 40 random games per variant (about 34,000 positions, a third with kings,
+    # a quarter with a capture to make), and on the rule-book cases, all of which capture.
+    rng = random.Random(12)
+    seen = {True: 0, False: 0}
+    for variant in VARIANTS.values():
+        for _ in range(40):
+            pos = Position.start(variant)
+            for _ in range(200):
+                can = bool(pos.captures())
+                assert pos.has_captures() is can, (variant.name, pos)
+                seen[can] += 1
+                moves = pos.legal_moves()
+                if not moves:
+                    break
+                pos = pos.play(rng.choice(moves))
+    assert seen[True] > 5000 and seen[False] > 5000
+    for variant, fen, _ in RULE_BOOK:
+        pos = parse_fen(fen, get_variant(variant))
+        assert pos.has_captures() is bool(pos.captures()) is (fen != "W:W30:BK26")
