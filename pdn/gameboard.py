@@ -115,6 +115,8 @@ class Board:
         "_history",
         "_king_runs",
         "_limit",
+        "_man_resets",
+        "_quiet_limit",
         "_stack",
         "move_stack",
         "position",
@@ -141,6 +143,8 @@ class Board:
         if isinstance(rules, str):
             rules = draw_rules(rules, self.variant)
         self.rules: DrawRules = rules
+        self._man_resets = rules.reset is QuietReset.CAPTURE_OR_MAN_MOVE
+        self._quiet_limit = 2 * rules.quiet_moves  # plies
         self.position: Position = position
         self.move_stack: list[Move] = []
         self.quiet = 0  # plies counted towards the moves rule
@@ -181,6 +185,8 @@ class Board:
         board = Board.__new__(Board)
         board.variant = self.variant
         board.rules = self.rules
+        board._man_resets = self._man_resets
+        board._quiet_limit = self._quiet_limit
         board.position = self.position
         board.move_stack = self.move_stack.copy()
         board.quiet = self.quiet
@@ -235,24 +241,28 @@ class Board:
         InvalidMoveError, IllegalMoveError or AmbiguousMoveError.
         """
         node = _written(move) if isinstance(move, str) else move
-        text = node.raw or node.text
         if node.text == "-":
             reason = "unknown move: the record does not say which move"
-            raise InvalidMoveError(text, reason, node.line, node.column)
+            raise InvalidMoveError(node.raw or node.text, reason, node.line, node.column)
         try:
-            found = self.find_moves(node.squares)
+            found = written_moves(self.position, node.squares)
         except SquareError as exc:
-            raise InvalidMoveError(text, str(exc), node.line, node.column) from None
+            raise InvalidMoveError(
+                node.raw or node.text, str(exc), node.line, node.column
+            ) from None
+        if self._limit and found and self._idle_kings_barred():
+            found = [m for m in found if not (m.by_king and not m.captured)]
         if len(found) == 1:
             return found[0]
+        text = node.raw or node.text
         if not found:
-            raise self.illegal(text, len(node.squares) > 2, node.line, node.column)
+            raise self._illegal(text, len(node.squares) > 2, node.line, node.column)
         fits = ", ".join(move_text(self.position, m, MoveForm.FULL, legal=found) for m in found)
         raise AmbiguousMoveError(
             text, f"ambiguous move: it fits {fits}", found, node.line, node.column
         )
 
-    def illegal(self, text: str, full: bool, line: int = 0, column: int = 0) -> IllegalMoveError:
+    def _illegal(self, text: str, full: bool, line: int, column: int) -> IllegalMoveError:
         """The error for *text*, a move no legal move fits; *full*: it was written with squares
         between its first and last, so the legal captures are listed with every landing square."""
         moves = self.generate_moves(Duplicates.PATHS if full else Duplicates.DROP)
@@ -266,18 +276,17 @@ class Board:
 
     def push(self, move: Move | str | MoveNode) -> Move:
         """Play *move* (a Move is played as given; text is read by parse_move) and return it."""
-        if not isinstance(move, Move):
+        if isinstance(move, (str, MoveNode)):
             move = self.parse_move(move)
         before = self.position
         runs = self._king_runs
         self._stack.append((before, self.quiet, runs, self._ended))
         self.move_stack.append(move)
         after = self.position = before.play(move)
-        rules = self.rules
-        resets = bool(move.captured) or move.crowns
-        if not resets and rules.reset is QuietReset.CAPTURE_OR_MAN_MOVE:
-            resets = _man_moves(before, move)
-        self.quiet = 0 if resets else self.quiet + 1
+        if move.captured or move.crowns or (self._man_resets and _man_moves(before, move)):
+            self.quiet = 0
+        else:
+            self.quiet += 1
         if self._limit:
             run = runs[before.turn] + 1 if move.by_king and not move.captured else 0
             self._king_runs = (run, runs[1]) if before.turn == WHITE else (runs[0], run)
@@ -285,10 +294,11 @@ class Board:
         seen = self._history.get(key, 0) + 1
         self._history[key] = seen
         if self._ended is None:
-            if seen >= rules.repetitions:
+            if seen >= self.rules.repetitions:
                 self._ended = Ending(Termination.REPETITION, None, self.ply, "draw-repetition")
-            elif self.quiet >= 2 * rules.quiet_moves:
-                self._ended = Ending(Termination.MOVES_RULE, None, self.ply, rules.termination)
+            elif self.quiet >= self._quiet_limit:
+                label = self.rules.termination
+                self._ended = Ending(Termination.MOVES_RULE, None, self.ply, label)
         return move
 
     def pop(self) -> Move:
@@ -322,15 +332,21 @@ class Board:
         """Whether the current position (same side to move) has stood on the board *count* times."""
         return self._history.get(self.position.hash_key(), 0) >= count
 
+    def has_legal_moves(self) -> bool:
+        """Whether the side to move has a legal move (any(legal_moves), found faster)."""
+        return self.position.has_moves() and not (
+            self._idle_kings_barred() and not self.legal_moves
+        )
+
     def outcome(self) -> Ending | None:
         """How the game ended: the first draw by rule reached (the moves rule or repetition of
         the rules), else a win when the side to move has no legal move; None while it goes on."""
         if self._ended is not None:
             return self._ended
-        pos = self.position
-        if pos.has_moves() and not (self._idle_kings_barred() and not self.legal_moves):
+        if self.has_legal_moves():
             return None
-        return Ending(Termination.WIN, BLACK if pos.turn == WHITE else WHITE, self.ply, "win")
+        winner = BLACK if self.position.turn == WHITE else WHITE
+        return Ending(Termination.WIN, winner, self.ply, "win")
 
 
 def _man_moves(before: Position, move: Move) -> bool:

@@ -88,24 +88,24 @@ class Replay:
 # -- variant -------------------------------------------------------------------------------------
 
 
-def _squares(nodes: Sequence[Node]) -> list[str]:
-    out: list[str] = []
+def _squares(nodes: Sequence[Node], out: set[str]) -> set[str]:
+    """Add every square written in *nodes* (variations included) to *out*."""
     for n in nodes:
         if isinstance(n, MoveNode):
-            out.extend(n.squares)
+            out.update(n.squares)
             for v in n.variations:
-                out.extend(_squares(v))
+                _squares(v, out)
     return out
 
 
 def candidate_variants(game: Game) -> list[str]:
     """Variants the notation allows, most likely first (spec/pdn.md §3.3)."""
-    squares = _squares(game.body)
+    squares = _squares(game.body, set())
     fen = game.fen or ""
-    fen_squares = re.findall(r"\d+", fen.split(":", 1)[1] if ":" in fen else "")
     if any(s[:1].isalpha() for s in squares) or re.search(r"[a-h][1-8]", fen):
         names = list(ALGEBRAIC_CANDIDATES)
     else:
+        fen_squares = re.findall(r"\d+", fen.split(":", 1)[1] if ":" in fen else "")
         numbers = [int(s) for s in squares if s.isdigit()] + [int(s) for s in fen_squares]
         top = max(numbers, default=0)
         if top > 50:
@@ -338,18 +338,20 @@ def replay_as(
     ended = board.draw
     if completed:
         replay.final = board.position
-        if ended is None and board.ply:
+        stuck = not board.has_legal_moves()
+        if ended is None and board.ply and stuck:
             ended = board.outcome()
-        _check_result(replay, board)
+        if stuck:
+            _check_result(replay, board)
     if ended is not None:
         replay.termination, replay.termination_ply = ended.label, ended.ply
     return replay
 
 
 def _check_result(replay: Replay, board: Board) -> None:
-    """Compare the declared result with a final position that decides the game."""
+    """Compare the declared result with the final position, where the side to move has no move."""
     outcome = replay.game.outcome
-    if outcome is Outcome.UNKNOWN or board.legal_moves:
+    if outcome is Outcome.UNKNOWN:
         return
     loser = board.turn
     first = WHITE if replay.variant.first == "W" else BLACK
