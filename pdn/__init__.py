@@ -2,6 +2,15 @@
 
 from pdn.fen import FenError, parse_fen, to_fen
 from pdn.game import Game, MoveNode, Outcome, PdnSyntaxError, SetupNode, Tags
+from pdn.gameboard import (
+    AmbiguousMoveError,
+    Board,
+    Ending,
+    IllegalMoveError,
+    InvalidMoveError,
+    MoveTextError,
+    Termination,
+)
 from pdn.position import Move, Position, perft
 from pdn.reader import read_file, read_games, read_string
 from pdn.variants import VARIANTS, Variant, get_variant
@@ -11,15 +20,22 @@ __version__ = "0.1.0"
 
 __all__ = [
     "VARIANTS",
+    "AmbiguousMoveError",
+    "Board",
+    "Ending",
     "FenError",
     "Game",
+    "IllegalMoveError",
+    "InvalidMoveError",
     "Move",
     "MoveNode",
+    "MoveTextError",
     "Outcome",
     "PdnSyntaxError",
     "Position",
     "SetupNode",
     "Tags",
+    "Termination",
     "Variant",
     "__version__",
     "get_variant",

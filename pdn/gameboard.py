@@ -97,8 +97,8 @@ class Ending:
 
 
 # What push() changes, as it was before a move (pop() puts it back): position, quiet plies,
-# idle king moves per side, the first ending
-_State = tuple[Position, int, tuple[int, int], Ending | None]
+# idle king moves per side, the first ending; and the key the move added to the repetitions
+_State = tuple[Position, int, tuple[int, int], Ending | None, object]
 
 
 class Board:
@@ -280,9 +280,10 @@ class Board:
             move = self.parse_move(move)
         before = self.position
         runs = self._king_runs
-        self._stack.append((before, self.quiet, runs, self._ended))
-        self.move_stack.append(move)
         after = self.position = before.play(move)
+        key = after.hash_key()
+        self._stack.append((before, self.quiet, runs, self._ended, key))
+        self.move_stack.append(move)
         if move.captured or move.crowns or (self._man_resets and _man_moves(before, move)):
             self.quiet = 0
         else:
@@ -290,7 +291,6 @@ class Board:
         if self._limit:
             run = runs[before.turn] + 1 if move.by_king and not move.captured else 0
             self._king_runs = (run, runs[1]) if before.turn == WHITE else (runs[0], run)
-        key = after.hash_key()
         seen = self._history.get(key, 0) + 1
         self._history[key] = seen
         if self._ended is None:
@@ -304,8 +304,7 @@ class Board:
     def pop(self) -> Move:
         """Take back the last move pushed and return it; IndexError when there is none."""
         move = self.move_stack.pop()
-        position, quiet, runs, ended = self._stack.pop()
-        key = self.position.hash_key()
+        position, quiet, runs, ended, key = self._stack.pop()
         seen = self._history[key] - 1
         if seen:
             self._history[key] = seen
