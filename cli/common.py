@@ -58,6 +58,14 @@ ClusterOpt = Annotated[
         "running scheduler (its workers must see the files under the same paths).",
     ),
 ]
+CandidatesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--candidates",
+        help="Also replay games without GameType under the other variants their notation "
+        "allows, and tell which they fit as well (slower).",
+    ),
+]
 DupOpt = Annotated[
     str,
     typer.Option(

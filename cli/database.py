@@ -16,6 +16,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from pdn.cli.common import (
     FORMATS,
+    CandidatesOpt,
     ClusterOpt,
     DbOpt,
     FenOpt,
@@ -94,6 +95,7 @@ def import_command(
     rules: Annotated[str, typer.Option("--rules", help="Draw rules: seed or official.")] = "seed",
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
+    candidates: CandidatesOpt = False,
 ) -> None:
     """Replay and store every game (invalid ones too); re-importing adds nothing; resumable.
     Into PostgreSQL, several workers (--workers, --cluster) write their games themselves."""
@@ -102,7 +104,9 @@ def import_command(
     progress, done = byte_progress("importing", files)
     try:
         with runner_for(workers, cluster) as runner, progress:
-            stats = import_paths(engine, files, variant, rules, runner, on_done=done)
+            stats = import_paths(
+                engine, files, variant, rules, runner, on_done=done, candidates=candidates
+            )
     except (OSError, SQLAlchemyError) as exc:  # games written so far stay; a re-run finishes
         fail(f"import stopped: {exc}; run it again to finish it", 1)
     table = Table("", "", title=f"Imported into {db}", show_header=False)
@@ -117,6 +121,8 @@ def import_command(
         ("syntax errors", stats.syntax_errors),
     ):
         table.add_row(label, str(value))
+    if candidates:
+        table.add_row("fit other variants too", str(stats.also_fit))
     out.print(table)
 
 

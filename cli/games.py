@@ -13,6 +13,7 @@ from rich.table import Table
 from pdn.annotate import Notes, annotate_paths
 from pdn.board import WHITE
 from pdn.cli.common import (
+    CandidatesOpt,
     ClusterOpt,
     OutputOpt,
     Paths,
@@ -72,7 +73,7 @@ def list_command(
     raise typer.Exit(1 if errors else 0)
 
 
-def _summary_table(summary: Summary) -> Table:
+def _summary_table(summary: Summary, candidates: bool = False) -> Table:
     table = Table("", "games", title="Summary", show_header=False)
     for label, value in (
         ("games", summary.games),
@@ -82,6 +83,8 @@ def _summary_table(summary: Summary) -> Table:
         ("warnings", summary.warnings),
     ):
         table.add_row(label, str(value))
+    if candidates:
+        table.add_row("fit other variants too", str(summary.also_fit))
     for term, n in sorted(summary.terminations.items()):
         table.add_row(f"ended: {term}", str(n))
     for variant, n in sorted(summary.variants.items()):
@@ -103,6 +106,7 @@ def validate(
     ] = None,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
+    candidates: CandidatesOpt = False,
 ) -> None:
     """Replay every game: one line per problem, a summary, exit 1 if any game is invalid."""
     files = replay_inputs(paths, variant, rules, workers, cluster)
@@ -111,7 +115,10 @@ def validate(
     progress, done = byte_progress("validating", files)
     try:
         with runner_for(workers, cluster) as runner, progress:
-            for rep in validate_paths(files, variant, rules, runner, on_done=done):
+            reports = validate_paths(
+                files, variant, rules, runner, on_done=done, candidates=candidates
+            )
+            for rep in reports:
                 summary.add(rep)
                 for line in rep.problems():
                     out.print(line, markup=False, highlight=False, soft_wrap=True)
@@ -122,7 +129,7 @@ def validate(
     finally:
         if sink:
             sink.close()
-    out.print(_summary_table(summary))
+    out.print(_summary_table(summary, candidates))
     raise typer.Exit(0 if summary.ok else 1)
 
 

@@ -137,11 +137,15 @@ class Record:
     plies: list[dict[str, Any]]
 
 
-def _record(game: Game, variant: str | None, rules: str, prefer: str | None) -> Record:
-    """The record of one game, replayed under the variant chosen for it."""
+def _record(
+    game: Game, variant: str | None, rules: str, prefer: str | None, candidates: bool = False
+) -> Record:
+    """The record of one game, replayed under the variant chosen for it (*candidates*: and
+    under the others its notation allows, to tell which it fits as well)."""
     replay = None
     if game.syntax_error is None:
-        replay = replay_game(game, get_variant(variant) if variant else None, rules, prefer)
+        v = get_variant(variant) if variant else None
+        replay = replay_game(game, v, rules, prefer, candidates)
     report = report_game(game, replay)
     plies = _ply_rows(replay) if replay else []
     return Record(report, _game_row(game, replay, report, plies), game.tags.items(), plies)
@@ -248,10 +252,12 @@ class SpanCounts:
     already: int = 0
     invalid: int = 0
     syntax_errors: int = 0
+    also_fit: int = 0  # games that fit other variants as well (when asked)
 
     def count(self, report: GameReport) -> None:
         """Count one game read now."""
         self.games += 1
+        self.also_fit += bool(report.candidates)
         if report.syntax_error:
             self.syntax_errors += 1
         elif not report.valid:
@@ -270,6 +276,7 @@ class ImportStats:
     already: int = 0  # already imported from this place by an earlier, interrupted run
     invalid: int = 0
     syntax_errors: int = 0
+    also_fit: int = 0  # games that fit other variants as well (when asked)
     per_file: dict[str, int] = field(default_factory=dict)
 
 
@@ -289,11 +296,14 @@ def import_paths(
     workers: int | Runner = 1,
     on_done: Callable[[Task], None] | None = None,
     batch: int = BATCH,
+    candidates: bool = False,
 ) -> ImportStats:
     """Import every game under *paths* into the database of *engine*, replayed in this process,
     in *workers* local processes or on a Dask cluster's runner, with the same result. Into
     PostgreSQL, workers in other processes write their games themselves; into SQLite this process
-    writes what they return. *on_done* is told of each task as it is done."""
+    writes what they return. *on_done* is told of each task as it is done. With *candidates*,
+    games are also replayed under the other variants their notation allows, and those that fit
+    one as well are counted."""
     stats = ImportStats()
     if variant:
         get_variant(variant)
@@ -308,14 +318,19 @@ def import_paths(
     tasks = file_tasks(ids, runner.workers, lambda f: file_preference(f, variant, rules))
     before = _count_games(engine)
     if engine.dialect.name != "sqlite" and runner.elsewhere:
-        results = _import_on_workers(engine, tasks, ids, variant, rules, runner, on_done, batch)
+        results = _import_on_workers(
+            engine, tasks, ids, variant, rules, runner, on_done, batch, candidates
+        )
     else:
-        results = _import_here(engine, tasks, ids, variant, rules, runner, on_done, batch)
+        results = _import_here(
+            engine, tasks, ids, variant, rules, runner, on_done, batch, candidates
+        )
     for ft, counts in results:
         stats.games += counts.games
         stats.already += counts.already
         stats.invalid += counts.invalid
         stats.syntax_errors += counts.syntax_errors
+        stats.also_fit += counts.also_fit
         if ft.task.last:
             games = ft.offset + counts.games
             with engine.begin() as conn:
@@ -332,12 +347,16 @@ def import_paths(
 
 
 def span_records(
-    task: Task, variant: str | None, rules: str, skip: frozenset[int] = frozenset()
+    task: Task,
+    variant: str | None,
+    rules: str,
+    skip: frozenset[int] = frozenset(),
+    candidates: bool = False,
 ) -> list[Record | None]:
     """Records for the games of a task, in order; None for the games whose index (counted from
     the task's first game, from 1) is in *skip*: those are not replayed."""
     return [
-        None if i in skip else _record(g, variant, rules, task.prefer)
+        None if i in skip else _record(g, variant, rules, task.prefer, candidates)
         for i, g in enumerate(read_games(task.path, span=task.span), 1)
     ]
 
@@ -351,9 +370,10 @@ def _import_here(
     runner: Runner,
     on_done: Callable[[Task], None] | None,
     batch: int,
+    candidates: bool,
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
     """Tasks replayed by *runner*, their games written here (the single writer SQLite wants)."""
-    work = partial(span_records, variant=variant, rules=rules)
+    work = partial(span_records, variant=variant, rules=rules, candidates=candidates)
     offset = 0
     present: set[int] = set()
     for task, records in run_tasks(work, tasks, runner, on_done):
@@ -380,6 +400,7 @@ def _import_on_workers(
     runner: Runner,
     on_done: Callable[[Task], None] | None,
     batch: int,
+    candidates: bool,
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
     """Tasks replayed and written by the workers: first the games of every span but a file's last
     are counted (a game's index must be known where it is written), then the spans imported."""
@@ -398,7 +419,9 @@ def _import_on_workers(
         work.append(FileTask(task, file_id, offset, stored))
         offset = end if end is not None else 0
     url = engine.url.render_as_string(hide_password=False)
-    imported = partial(import_span, url=url, variant=variant, rules=rules, batch=batch)
+    imported = partial(
+        import_span, url=url, variant=variant, rules=rules, batch=batch, candidates=candidates
+    )
     done = partial(_told, on_done) if on_done else None
     yield from run_tasks(imported, work, runner, done)
 
@@ -410,7 +433,9 @@ def _told(on_done: Callable[[Task], None], ft: FileTask) -> None:
 _ENGINES: dict[str, Engine] = {}  # one engine per database in each worker process
 
 
-def import_span(ft: FileTask, url: str, variant: str | None, rules: str, batch: int) -> SpanCounts:
+def import_span(
+    ft: FileTask, url: str, variant: str | None, rules: str, batch: int, candidates: bool = False
+) -> SpanCounts:
     """Replay the games of a task and write them, batch by batch (runs in worker processes).
     Games stored before the import began are skipped; writing a game again changes nothing, so
     a task run again after its worker died adds nothing twice."""
@@ -418,7 +443,7 @@ def import_span(ft: FileTask, url: str, variant: str | None, rules: str, batch: 
     if engine is None:
         engine = _ENGINES[url] = create_engine(url, pool_size=1)
     skip = frozenset(i - ft.offset for i in ft.stored)
-    records = span_records(ft.task, variant, rules, skip)
+    records = span_records(ft.task, variant, rules, skip, candidates)
     return _store(engine, ft.file_id, ft.offset + 1, records, set(), batch)
 
 

@@ -200,6 +200,7 @@ class Summary:
     invalid: int = 0
     syntax_errors: int = 0
     warnings: int = 0
+    also_fit: int = 0  # games that fit other variants as well (counted when asked)
     terminations: Counter[str] = field(default_factory=Counter)
     variants: Counter[str] = field(default_factory=Counter)
     invalid_by_variant: Counter[str] = field(default_factory=Counter)
@@ -208,6 +209,7 @@ class Summary:
         """Count one game."""
         self.games += 1
         self.warnings += len(report.warnings)
+        self.also_fit += bool(report.candidates)
         if report.syntax_error:
             self.syntax_errors += 1
             self.invalid += 1

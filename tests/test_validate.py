@@ -151,6 +151,27 @@ def test_validate_command_report_and_exit_codes(tmp_path: Path) -> None:
     assert runner.invoke(app, ["validate", str(good), "--variant", "chess"]).exit_code == 2
 
 
+def test_candidates_only_when_asked(tmp_path: Path) -> None:
+    # 11-15 24-20 is legal English, Spanish (d3-c4, a6-b5) and pool, not Italian or 10x10; the
+    # second game's GameType decides its variant: nothing else is tried
+    archive = tmp_path / "two.pdn"
+    archive.write_text('1. 11-15 24-20 *\n\n[GameType "20"]\n1. 32-28 19-23 *\n', encoding="utf-8")
+    report = tmp_path / "r.jsonl"
+    for asked, expected in ((False, [[], []]), (True, [["spanish", "pool"], []])):
+        options = ["--candidates"] if asked else []
+        result = runner.invoke(app, ["validate", str(archive), "--report", str(report), *options])
+        assert result.exit_code == 0
+        rows = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+        assert [r["variant"] for r in rows] == ["english", "international"]
+        assert [r["candidates"] for r in rows] == expected
+        assert ("fit other variants too" in result.stdout) is asked
+    db = tmp_path / "games.db"
+    result = runner.invoke(app, ["import", str(archive), "--db", str(db), "--candidates"])
+    assert result.exit_code == 0
+    assert [line.split("│")[2].strip() for line in result.stdout.splitlines()
+            if "fit other variants too" in line] == ["1"]  # fmt: skip
+
+
 def test_workers_give_the_same_reports(corpus: Path) -> None:
     folder = corpus / "international"
     one = [r.as_dict() for r in validate_paths([folder], workers=1)]
