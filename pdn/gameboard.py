@@ -96,9 +96,10 @@ class Ending:
     label: str  # as reports name it: "win", "draw-40-moves" (the rule's count), "draw-repetition"
 
 
-# What push() changes, as it was before a move (pop() puts it back): position, quiet plies,
-# idle king moves per side, the first ending; and the key the move added to the repetitions
-_State = tuple[Position, int, tuple[int, int], Ending | None, object]
+# A move pushed, with what push() changed as it was before it (pop() puts it back): the move,
+# the position, quiet plies, idle king moves per side, the first ending; and the key the move
+# added to the repetitions
+_State = tuple[Move, Position, int, tuple[int, int], Ending | None, object]
 
 
 class Board:
@@ -117,8 +118,8 @@ class Board:
         "_limit",
         "_man_resets",
         "_quiet_limit",
+        "_repetitions",
         "_stack",
-        "move_stack",
         "position",
         "quiet",
         "rules",
@@ -145,8 +146,8 @@ class Board:
         self.rules: DrawRules = rules
         self._man_resets = rules.reset is QuietReset.CAPTURE_OR_MAN_MOVE
         self._quiet_limit = 2 * rules.quiet_moves  # plies
+        self._repetitions = rules.repetitions
         self.position: Position = position
-        self.move_stack: list[Move] = []
         self.quiet = 0  # plies counted towards the moves rule
         self._stack: list[_State] = []
         self._history: dict[object, int] = {position.hash_key(): 1}
@@ -164,7 +165,12 @@ class Board:
     @property
     def ply(self) -> int:
         """The number of moves pushed."""
-        return len(self.move_stack)
+        return len(self._stack)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves pushed, in order."""
+        return [s[0] for s in self._stack]
 
     def fen(self) -> str:
         """The position as PDN 3.0 FEN."""
@@ -172,7 +178,7 @@ class Board:
 
     def positions(self) -> list[Position]:
         """The position before each move pushed, then the current one."""
-        return [s[0] for s in self._stack] + [self.position]
+        return [s[1] for s in self._stack] + [self.position]
 
     def set_position(self, position: Position) -> None:
         """Put *position* on the board, as a ``/FEN "..."/`` setup in the movetext does: the moves
@@ -187,8 +193,8 @@ class Board:
         board.rules = self.rules
         board._man_resets = self._man_resets
         board._quiet_limit = self._quiet_limit
+        board._repetitions = self._repetitions
         board.position = self.position
-        board.move_stack = self.move_stack.copy()
         board.quiet = self.quiet
         board._stack = self._stack.copy()
         board._history = self._history.copy()
@@ -282,8 +288,7 @@ class Board:
         runs = self._king_runs
         after = self.position = before.play(move)
         key = after.hash_key()
-        self._stack.append((before, self.quiet, runs, self._ended, key))
-        self.move_stack.append(move)
+        self._stack.append((move, before, self.quiet, runs, self._ended, key))
         if move.captured or move.crowns or (self._man_resets and _man_moves(before, move)):
             self.quiet = 0
         else:
@@ -291,20 +296,20 @@ class Board:
         if self._limit:
             run = runs[before.turn] + 1 if move.by_king and not move.captured else 0
             self._king_runs = (run, runs[1]) if before.turn == WHITE else (runs[0], run)
-        seen = self._history.get(key, 0) + 1
-        self._history[key] = seen
-        if self._ended is None:
-            if seen >= self.rules.repetitions:
-                self._ended = Ending(Termination.REPETITION, None, self.ply, "draw-repetition")
-            elif self.quiet >= self._quiet_limit:
+        history = self._history
+        seen = history[key] = history.get(key, 0) + 1
+        if (seen >= self._repetitions or self.quiet >= self._quiet_limit) and self._ended is None:
+            ply = len(self._stack)
+            if seen >= self._repetitions:
+                self._ended = Ending(Termination.REPETITION, None, ply, "draw-repetition")
+            else:
                 label = self.rules.termination
-                self._ended = Ending(Termination.MOVES_RULE, None, self.ply, label)
+                self._ended = Ending(Termination.MOVES_RULE, None, ply, label)
         return move
 
     def pop(self) -> Move:
         """Take back the last move pushed and return it; IndexError when there is none."""
-        move = self.move_stack.pop()
-        position, quiet, runs, ended, key = self._stack.pop()
+        move, position, quiet, runs, ended, key = self._stack.pop()
         seen = self._history[key] - 1
         if seen:
             self._history[key] = seen
@@ -318,7 +323,7 @@ class Board:
 
     def peek(self) -> Move:
         """The last move pushed; IndexError when there is none."""
-        return self.move_stack[-1]
+        return self._stack[-1][0]
 
     # -- the end -----------------------------------------------------------------------------
 

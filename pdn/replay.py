@@ -42,6 +42,7 @@ _HINTS = (
     (re.compile(r"espa|spain|spanish", re.I), "spanish"),
     (re.compile(r"pool", re.I), "pool"),
 )
+_ANY_HINT = re.compile("|".join(p.pattern for p, _ in _HINTS), re.I)
 _ITALIAN_TAGS = {"bianco", "nero", "risultato", "dati", "anno", "apertura"}
 
 
@@ -101,12 +102,13 @@ def _squares(nodes: Sequence[Node], out: set[str]) -> set[str]:
 def candidate_variants(game: Game) -> list[str]:
     """Variants the notation allows, most likely first (spec/pdn.md §3.3)."""
     squares = _squares(game.body, set())
+    digits = {s for s in squares if s.isdigit()}
     fen = game.fen or ""
-    if any(s[:1].isalpha() for s in squares) or re.search(r"[a-h][1-8]", fen):
+    if any(s[:1].isalpha() for s in squares - digits) or re.search(r"[a-h][1-8]", fen):
         names = list(ALGEBRAIC_CANDIDATES)
     else:
         fen_squares = re.findall(r"\d+", fen.split(":", 1)[1] if ":" in fen else "")
-        numbers = [int(s) for s in squares if s.isdigit()] + [int(s) for s in fen_squares]
+        numbers = [*map(int, digits), *map(int, fen_squares)]
         top = max(numbers, default=0)
         if top > 50:
             names = ["canadian"]
@@ -119,7 +121,7 @@ def candidate_variants(game: Game) -> list[str]:
     if {t.lower() for t, _ in game.tags.items()} & _ITALIAN_TAGS:
         names.sort(key=lambda n: n != "italian")
     text = f"{game.event or ''} {game.site or ''}"
-    for pattern, name in _HINTS:
+    for pattern, name in _HINTS if _ANY_HINT.search(text) else ():
         if name in names and pattern.search(text):
             names.sort(key=lambda n, want=name: n != want)  # type: ignore[misc]
             break
@@ -154,7 +156,6 @@ class _Line:
         main = not self.variation
         ply = first_ply
         i, n = 0, len(nodes)
-        late: list[MoveNode] = []  # main-line moves played after a rule ended the game
         while i < n:
             node = nodes[i]
             i += 1
@@ -162,10 +163,12 @@ class _Line:
                 if isinstance(node, SetupNode):
                     _setup(board, node, replay)
                 continue
+            variations = node.variations
+            before = board.copy() if variations else board
             try:
-                move = board.parse_move(node)
+                board.push(node)
             except AmbiguousMoveError as exc:
-                move = self._disambiguate(board, exc, nodes[i:], ply, node)
+                board.push(self._disambiguate(board, exc, nodes[i:], ply, node))
             except IllegalMoveError as exc:
                 joined = self._join_parts(board, node, nodes, i)
                 if joined is None:
@@ -181,25 +184,21 @@ class _Line:
                         exc.text, f"ambiguous move: it fits {fits}", found, node.line, node.column
                     )
                     move = self._disambiguate(board, ambiguous, nodes[i:], ply, node)
+                board.push(move)
             except MoveTextError as exc:
                 self.error(ply, exc)
                 return False
-            variations = node.variations
-            before = board.copy() if variations else board
-            board.push(move)
             if main:
                 replay.nodes.append(node)
-                ended = board.draw
-                if ended is not None and ended.ply < ply:
-                    late.append(node)
             for alt in variations:
                 self._variation(before, board, alt, ply, node)
             ply += 1
-        if late and board.draw is not None:
-            ended = board.draw
+        ended = board.draw
+        if main and ended is not None and ended.ply < board.ply:  # moves played after the end
+            first = replay.nodes[ended.ply]
             replay.warnings.append(
-                f"line {late[0].line}: {len(late)} moves played after the game ended "
-                f"({ended.label} at ply {ended.ply}), from {late[0].raw or late[0].text}"
+                f"line {first.line}: {board.ply - ended.ply} moves played after the game ended "
+                f"({ended.label} at ply {ended.ply}), from {first.raw or first.text}"
             )
         return True
 
@@ -332,7 +331,7 @@ def replay_as(
     board = Board.from_position(start, rules)
     completed = _Line(replay, False).run(board, game.body, 1)
     replay.board = board
-    replay.moves = board.move_stack.copy()
+    replay.moves = board.move_stack
     replay.plies = board.ply
     replay.positions = board.positions()
     ended = board.draw
