@@ -299,3 +299,23 @@ def test_italian_king_takes_four_men_round_either_way() -> None:
     assert _written(fen + "1. 30x23x15x21x30 *") == [
         "illegal move; legal: 30x21x14x23x30, 30x23x14x21x30"
     ]  # f5 (15): off both paths
+
+
+def test_pdn_disambiguated_long_form_and_other_landing_squares() -> None:
+    # spec/pdn.md §5.2 and spec/perft.md: White king c1 (47); Black men d2 (42), g5 (29), g7
+    # (19), h8 (14), b4 (31). Over d2 the king may touch down on e3 (38) or f4 (33), then over g5
+    # to h6 (24) or i7 (20). From h6 it takes g7 (landing f8, 13) and b4 (landing a3, 36); from
+    # i7 it takes h8 (landing g9, 9) and b4 (landing a3). Two captures end on 36, with different
+    # pieces: 47x36 is ambiguous, and so is 47x24x36 (24 is also the square behind g5 on the
+    # way to i7). PDN 3.0 writes the first 47x38x24x13x36 (38: directly behind d2); written
+    # with every landing square it may also be 47x33x24x13x36 (the king touching down on f4).
+    fen = '[GameType "20"]\n[FEN "W:WK47:B14,19,29,31,42"]\n'
+    first = replay(fen + "1. 47x38x24x13x36 *")
+    other = replay(fen + "1. 47x33x24x13x36 *")
+    assert first.valid and other.valid and first.final == other.final
+    g = geometry(get_variant("international"))
+    assert sorted(g.number(s) for s in first.moves[0].captured) == [19, 29, 31, 42]
+    assert replay(fen + "1. 47x38x20x9x36 *").valid
+    ambiguous = "ambiguous move: it fits 47x38x24x13x36, 47x38x20x9x36"
+    for short in ("47x36", "47x24x36"):
+        assert [e.reason for e in replay(fen + f"1. {short} *").errors] == [ambiguous]
