@@ -1,5 +1,6 @@
 """Validation speed: games per second on the OCA archive and on International games, on one
-worker and on two, next to py-draughts' ``Board.from_pdn`` on the same International games.
+worker and on two (and on the OCA archive with every candidate variant replayed), next to
+py-draughts' ``Board.from_pdn`` on the same International games.
 
 Usage: python benchmarks/validate.py
 """
@@ -51,6 +52,8 @@ def main() -> None:
         seconds, n = timed(lambda w=workers: sum(1 for _ in validate_paths([oca], workers=w)))
         rate = f"{n / seconds:,.0f} games/s"
         print(f"OCA_2.0.pdn, {workers} worker(s): {n} games in {seconds:.1f} s, {rate}")
+    seconds, n = timed(lambda: sum(1 for _ in validate_paths([oca], candidates=True)))
+    print(f"OCA_2.0.pdn, 1 worker, --candidates: {seconds:.1f} s, {n / seconds:,.0f} games/s")
     folder = CORPUS / "international"
     for workers in (1, 2):
         seconds, n = timed(lambda w=workers: sum(1 for _ in validate_paths([folder], workers=w)))
