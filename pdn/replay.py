@@ -174,17 +174,11 @@ class _Line:
                 if joined is None:
                     self.error(ply, exc)
                     return False
-                found, i = joined
-                move = found[0]
-                if len(found) > 1:
-                    fits = ", ".join(
-                        move_text(board.position, m, MoveForm.FULL, legal=found) for m in found
-                    )
-                    ambiguous = AmbiguousMoveError(
-                        exc.text, f"ambiguous move: it fits {fits}", found, node.line, node.column
-                    )
-                    move = self._disambiguate(board, ambiguous, nodes[i:], ply, node)
-                board.push(move)
+                whole, i = joined
+                try:
+                    board.push(whole)
+                except AmbiguousMoveError as again:
+                    board.push(self._disambiguate(board, again, nodes[i:], ply, node))
             except MoveTextError as exc:
                 self.error(ply, exc)
                 return False
@@ -204,9 +198,9 @@ class _Line:
 
     def _join_parts(
         self, board: Board, node: MoveNode, nodes: Sequence[Node], i: int
-    ) -> tuple[list[Move], int] | None:
-        """A capture written in several parts (``11x18 18x25``) starting at *node*: the moves it
-        fits and the index after its last part, or None."""
+    ) -> tuple[MoveNode, int] | None:
+        """A capture written in several parts (``11x18 18x25``) starting at *node*: the parts
+        joined into one move node (placed where *node* is) and the index after its last part."""
         squares = list(node.squares)
         texts = [node.text]
         while i < len(nodes):
@@ -221,10 +215,19 @@ class _Line:
             except ValueError:
                 return None
             if found:
+                text = " ".join(texts)
                 self.replay.warnings.append(
-                    f"line {node.line}: capture written in parts ({' '.join(texts)}) joined"
+                    f"line {node.line}: capture written in parts ({text}) joined"
                 )
-                return found, i
+                whole = MoveNode(
+                    text,
+                    squares,
+                    True,
+                    raw=node.raw or node.text,
+                    line=node.line,
+                    column=node.column,
+                )
+                return whole, i
         return None
 
     def _variation(
