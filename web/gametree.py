@@ -17,7 +17,7 @@ from pdn.fen import FenError, parse_fen, to_fen
 from pdn.game import CommentNode, Game, MoveNode, Node, SetupNode
 from pdn.notation import MoveForm, move_text
 from pdn.position import Move, Position
-from pdn.replay import MoveError, Replay, candidates, match_move
+from pdn.replay import MoveError, Replay, candidates
 
 
 @dataclass(slots=True)
@@ -245,7 +245,7 @@ def _find(pos: Position, n: MoveNode, rest: Sequence[Node]) -> tuple[list[Move],
                 break
             squares += nxt.squares[1:]
             parts += 1
-            found = match_move(pos, squares, pos.legal_moves())
+            found = candidates(pos, squares)
     except SquareError:
         return [], 0
     return found, parts if found else 0
