@@ -1,9 +1,17 @@
-"""Bitboard positions, legal move generation for every variant, making moves, perft."""
+"""Bitboard positions, legal move generation for every variant, making moves, perft.
+
+Two cores implement the move kernel (generation, counting, perft, playing a move): the compiled
+C kernel (pdn/_kernel.c, built by ``pip install`` where a C compiler is present) and the pure
+Python below, its twin and reference. The C kernel runs when it was built; ``PDN_CORE=python``
+in the environment, or use_core("python"), selects the twin. Tests hold them to identical results.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from typing import NamedTuple
@@ -150,29 +158,11 @@ class Position:
 
     def play(self, move: Move) -> Position:
         """The position after *move* (the receiver is unchanged: keep it to unmake)."""
-        a, b = 1 << move.path[0], 1 << move.path[-1]
-        cap = move.captured_mask
-        if self.turn == WHITE:
-            men, kings, om, ok = self.white_men, self.white_kings, self.black_men, self.black_kings
-        else:
-            men, kings, om, ok = self.black_men, self.black_kings, self.white_men, self.white_kings
-        if kings & a:
-            kings = (kings & ~a) | b
-        else:
-            men &= ~a
-            if move.crowns:
-                kings |= b
-            else:
-                men |= b
-        om &= ~cap
-        ok &= ~cap
-        if self.turn == WHITE:
-            return Position(self.variant, men, kings, om, ok, BLACK, self.geo)
-        return Position(self.variant, om, ok, men, kings, WHITE, self.geo)
+        return _core.play(self, move)
 
     def legal_moves(self, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
         """Every legal move; captures with the same start and end counted as *duplicates* says."""
-        return generate(self, duplicates)
+        return _core.generate(self, duplicates)
 
     def _sides(self) -> tuple[int, int, int, int]:
         """Men and kings of the side to move, then of the other side."""
@@ -182,15 +172,7 @@ class Position:
 
     def captures(self, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
         """The captures the rules allow (precedence applied); empty when there is none."""
-        men, kings, opp_men, opp_kings = self._sides()
-        if not kings:  # the common case: a man can only take what stands next to it
-            g = self.geo
-            opp = opp_men | opp_kings
-            if not _capturing_men(g, self.turn, men, opp, g.mask & ~(men | opp)):
-                return []
-        return _captures(
-            self.geo, self.variant, self.turn, men, kings, opp_men, opp_kings, duplicates
-        )
+        return _core.captures(self, duplicates)
 
     def has_captures(self) -> bool:
         """Whether the side to move can capture: exactly ``bool(self.captures())``, decided
@@ -236,40 +218,11 @@ class Position:
 
         Whether a capture is compulsory instead is for the caller to check (see captures()).
         """
-        men, kings, opp_men, opp_kings = self._sides()
-        g = self.geo
-        occupied = men | kings | opp_men | opp_kings
-        if occupied >> end & 1 or not g.mask >> end & 1:
-            return None
-        if men >> start & 1:
-            if end - start in g.man_step_offsets[self.turn]:  # ghost columns stop wrap-arounds
-                return Move((start, end), crowns=bool(g.crown_rows[self.turn] >> end & 1))
-            return None
-        if kings >> start & 1:
-            for d in g.king_dirs:
-                for t in d.rays[start]:
-                    if occupied >> t & 1:
-                        break
-                    if t == end:
-                        return Move((start, end), by_king=True)
-                    if not self.variant.flying_kings:
-                        break
-        return None
+        return _core.quiet_move(self, start, end)
 
     def has_moves(self) -> bool:
         """Whether the side to move has any legal move."""
-        men, kings, opp_men, opp_kings = self._sides()
-        g = self.geo
-        empty = g.mask & ~(men | kings | opp_men | opp_kings)
-        for o in g.man_step_offsets[self.turn]:
-            if (men << o if o > 0 else men >> -o) & empty:
-                return True
-        for s in _bits(kings):
-            for d in g.king_dirs:
-                t = d.step[s]
-                if t >= 0 and empty >> t & 1:
-                    return True
-        return bool(self.captures())
+        return _core.has_moves(self)
 
     def with_turn(self, turn: int) -> Position:
         """The same pieces with another side to move."""
@@ -293,7 +246,10 @@ def _shift(x: int, offset: int) -> int:
     return x << offset if offset > 0 else x >> -offset
 
 
-def generate(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
+# -- the pure-Python twin: the reference the C kernel is held to ---------------------------------
+
+
+def _py_generate(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
     """Legal moves of *pos* under its variant's rules."""
     v = pos.variant
     g = pos.geo
@@ -489,7 +445,7 @@ def _apply_precedence(rule: Precedence, moves: list[Move]) -> list[Move]:
     return [m for m, r in zip(moves, ranks, strict=True) if r == best]
 
 
-def count_moves(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> int:
+def _py_count_moves(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> int:
     """len(pos.legal_moves()), counting quiet moves without building them."""
     g = pos.geo
     me = pos.turn
@@ -509,10 +465,211 @@ def count_moves(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> int:
     return n
 
 
-def perft(pos: Position, depth: int, duplicates: Duplicates = Duplicates.DROP) -> int:
+def _py_perft(pos: Position, depth: int, duplicates: Duplicates = Duplicates.DROP) -> int:
     """Number of move sequences of length *depth* from *pos* (draw rules ignored)."""
     if depth <= 0:
         return 1
     if depth == 1:
-        return count_moves(pos, duplicates)
-    return sum(perft(pos.play(m), depth - 1, duplicates) for m in generate(pos, duplicates))
+        return _py_count_moves(pos, duplicates)
+    return sum(
+        _py_perft(_py_play(pos, m), depth - 1, duplicates) for m in _py_generate(pos, duplicates)
+    )
+
+
+def _py_play(pos: Position, move: Move) -> Position:
+    """The position after *move*."""
+    a, b = 1 << move.path[0], 1 << move.path[-1]
+    cap = move.captured_mask
+    men, kings, om, ok = pos._sides()
+    if kings & a:
+        kings = (kings & ~a) | b
+    else:
+        men &= ~a
+        if move.crowns:
+            kings |= b
+        else:
+            men |= b
+    om &= ~cap
+    ok &= ~cap
+    if pos.turn == WHITE:
+        return Position(pos.variant, men, kings, om, ok, BLACK, pos.geo)
+    return Position(pos.variant, om, ok, men, kings, WHITE, pos.geo)
+
+
+def _py_captures(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
+    """The captures the rules allow (precedence applied); empty when there is none."""
+    men, kings, opp_men, opp_kings = pos._sides()
+    if not kings:  # the common case: a man can only take what stands next to it
+        g = pos.geo
+        opp = opp_men | opp_kings
+        if not _capturing_men(g, pos.turn, men, opp, g.mask & ~(men | opp)):
+            return []
+    return _captures(pos.geo, pos.variant, pos.turn, men, kings, opp_men, opp_kings, duplicates)
+
+
+def _py_quiet_move(pos: Position, start: int, end: int) -> Move | None:
+    """The non-capturing move from *start* to *end*, if the piece there may make it."""
+    men, kings, opp_men, opp_kings = pos._sides()
+    g = pos.geo
+    occupied = men | kings | opp_men | opp_kings
+    if occupied >> end & 1 or not g.mask >> end & 1:
+        return None
+    if men >> start & 1:
+        if end - start in g.man_step_offsets[pos.turn]:  # ghost columns stop wrap-arounds
+            return Move((start, end), crowns=bool(g.crown_rows[pos.turn] >> end & 1))
+        return None
+    if kings >> start & 1:
+        for d in g.king_dirs:
+            for t in d.rays[start]:
+                if occupied >> t & 1:
+                    break
+                if t == end:
+                    return Move((start, end), by_king=True)
+                if not pos.variant.flying_kings:
+                    break
+    return None
+
+
+def _py_has_moves(pos: Position) -> bool:
+    """Whether the side to move has any legal move."""
+    men, kings, opp_men, opp_kings = pos._sides()
+    g = pos.geo
+    empty = g.mask & ~(men | kings | opp_men | opp_kings)
+    for o in g.man_step_offsets[pos.turn]:
+        if (men << o if o > 0 else men >> -o) & empty:
+            return True
+    for s in _bits(kings):
+        for d in g.king_dirs:
+            t = d.step[s]
+            if t >= 0 and empty >> t & 1:
+                return True
+    return bool(_py_captures(pos))
+
+
+# -- the cores -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Core:
+    """One implementation of the move kernel: the C kernel or its pure-Python twin."""
+
+    name: str  # "c" or "python"
+    generate: Callable[[Position, Duplicates], list[Move]]
+    captures: Callable[[Position, Duplicates], list[Move]]
+    count_moves: Callable[[Position, Duplicates], int]
+    perft: Callable[[Position, int, Duplicates], int]
+    has_moves: Callable[[Position], bool]
+    quiet_move: Callable[[Position, int, int], Move | None]
+    play: Callable[[Position, Move], Position]
+
+
+PYTHON = Core(
+    "python",
+    _py_generate,
+    _py_captures,
+    _py_count_moves,
+    _py_perft,
+    _py_has_moves,
+    _py_quiet_move,
+    _py_play,
+)
+
+_CROWNING = (Crowning.STOP, Crowning.CONTINUE, Crowning.PASS)  # as numbered in _kernel.c
+_PRECEDENCE = (
+    Precedence.FREE,
+    Precedence.MAJORITY,
+    Precedence.MAJORITY_KINGS,
+    Precedence.CZECH,
+    Precedence.ITALIAN,
+    Precedence.FRISIAN,
+)
+
+
+def _kernel_rules(g: Geometry) -> tuple[object, ...]:
+    """The board and rule row of *g* as the tables the C kernel reads (see rules_parse there).
+
+    Directions are numbered as in g.king_capture_dirs, which holds every direction of travel.
+    """
+    v = g.variant
+    dirs = g.king_capture_dirs
+    index = {d.vector: i for i, d in enumerate(dirs)}
+
+    def numbers(ds: tuple[Direction, ...]) -> tuple[int, ...]:
+        return tuple(index[d.vector] for d in ds)
+
+    flags = (
+        v.flying_kings,
+        v.king_lands_behind,
+        v.remove_at_once,
+        v.no_reversal,
+        _CROWNING.index(v.crowning),
+        _PRECEDENCE.index(v.precedence),
+        v.men_capture_kings,
+        v.capture_optional,
+    )
+    return (
+        g.size,
+        tuple(d.step for d in dirs),
+        tuple(d.offset for d in dirs),
+        tuple(index.get(d.reverse, -1) for d in dirs),
+        numbers(g.king_dirs),
+        numbers(dirs),
+        (numbers(g.man_dirs[WHITE]), numbers(g.man_dirs[BLACK])),
+        (numbers(g.man_capture_dirs[WHITE]), numbers(g.man_capture_dirs[BLACK])),
+        g.mask,
+        g.crown_rows,
+        tuple(int(f) for f in flags),
+    )
+
+
+def _compiled() -> Core | None:
+    """The C kernel, or None when it was not built."""
+    try:
+        from pdn import _kernel
+    except ImportError:
+        return None
+    _kernel.setup(Move, Position, Duplicates.KEEP, Duplicates.PATHS, _kernel_rules)
+    return Core(
+        "c",
+        _kernel.generate,
+        _kernel.captures,
+        _kernel.count_moves,
+        _kernel.perft,
+        _kernel.has_moves,
+        _kernel.quiet_move,
+        _kernel.play,
+    )
+
+
+C = _compiled()
+CORES: dict[str, Core] = {c.name: c for c in (C, PYTHON) if c is not None}
+_core: Core = PYTHON if os.environ.get("PDN_CORE", "").lower() == "python" else C or PYTHON
+
+
+def core() -> Core:
+    """The core in use."""
+    return _core
+
+
+def use_core(name: str) -> Core:
+    """Select the core by name ("c" or "python") and return the one it replaces."""
+    global _core
+    if name not in CORES:
+        raise ValueError(f"no {name!r} core here; available: {', '.join(CORES)}")
+    previous, _core = _core, CORES[name]
+    return previous
+
+
+def generate(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
+    """Legal moves of *pos* under its variant's rules."""
+    return _core.generate(pos, duplicates)
+
+
+def count_moves(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> int:
+    """len(pos.legal_moves()), counting quiet moves without building them."""
+    return _core.count_moves(pos, duplicates)
+
+
+def perft(pos: Position, depth: int, duplicates: Duplicates = Duplicates.DROP) -> int:
+    """Number of move sequences of length *depth* from *pos* (draw rules ignored)."""
+    return _core.perft(pos, depth, duplicates)

@@ -1,0 +1,978 @@
+/* The compiled move kernel: the C twin of pdn/position.py's move generation.
+ *
+ * Same inputs, same outputs as the pure-Python twin: the same Move values in the same order.
+ * Squares are the bit indices of pdn/board.py's Geometry (rows from a1 with ghost columns);
+ * the geometry and the rule row come from Python at run time as tables (position.py,
+ * _kernel_rules), so this file holds no geometry of its own. Bitboards have three 64-bit words,
+ * enough for every board up to 12x12 with its ghost columns (156 bits).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NW 3
+#define MAXSQ (64 * NW)
+#define MAXDIR 8
+#define MAXCAP 96 /* more pieces than any board holds: a move never takes more */
+#define MAXRAY 16 /* longer than any line of a 12x12 board */
+
+typedef struct {
+    uint64_t w[NW];
+} bb;
+
+static inline int bb_test(const bb *b, int s) { return (int)((b->w[s >> 6] >> (s & 63)) & 1); }
+static inline void bb_set(bb *b, int s) { b->w[s >> 6] |= (uint64_t)1 << (s & 63); }
+static inline void bb_clear(bb *b, int s) { b->w[s >> 6] &= ~((uint64_t)1 << (s & 63)); }
+
+static inline bb bb_and(bb a, bb b) {
+    for (int i = 0; i < NW; i++) a.w[i] &= b.w[i];
+    return a;
+}
+static inline bb bb_or(bb a, bb b) {
+    for (int i = 0; i < NW; i++) a.w[i] |= b.w[i];
+    return a;
+}
+static inline bb bb_andnot(bb a, bb b) {
+    for (int i = 0; i < NW; i++) a.w[i] &= ~b.w[i];
+    return a;
+}
+static inline int bb_any(bb a) {
+    uint64_t x = 0;
+    for (int i = 0; i < NW; i++) x |= a.w[i];
+    return x != 0;
+}
+static inline int bb_count(bb a) {
+    int n = 0;
+    for (int i = 0; i < NW; i++) n += __builtin_popcountll(a.w[i]);
+    return n;
+}
+/* a shifted towards higher squares by o (o > 0) or lower ones (o < 0); 0 < |o| < 64 */
+static inline bb bb_shift(bb a, int o) {
+    bb r;
+    if (o > 0) {
+        for (int i = NW - 1; i > 0; i--) r.w[i] = (a.w[i] << o) | (a.w[i - 1] >> (64 - o));
+        r.w[0] = a.w[0] << o;
+    } else {
+        o = -o;
+        for (int i = 0; i < NW - 1; i++) r.w[i] = (a.w[i] >> o) | (a.w[i + 1] << (64 - o));
+        r.w[NW - 1] = a.w[NW - 1] >> o;
+    }
+    return r;
+}
+
+/* Iterate the squares of a bitboard in ascending order. */
+#define FOR_BITS(sq, board, body)                                        \
+    do {                                                                 \
+        bb it_ = (board);                                                \
+        for (int wi_ = 0; wi_ < NW; wi_++) {                             \
+            uint64_t x_ = it_.w[wi_];                                    \
+            while (x_) {                                                 \
+                int sq = wi_ * 64 + __builtin_ctzll(x_);                 \
+                x_ &= x_ - 1;                                            \
+                body                                                     \
+            }                                                            \
+        }                                                                \
+    } while (0)
+
+enum { CROWN_STOP = 0, CROWN_CONTINUE = 1, CROWN_PASS = 2 };
+enum { P_FREE = 0, P_MAJORITY, P_MAJORITY_KINGS, P_CZECH, P_ITALIAN, P_FRISIAN };
+enum { DUP_DROP = 0, DUP_KEEP = 1, DUP_PATHS = 2 };
+
+/* One variant's board and rule row. */
+typedef struct {
+    int size;
+    int16_t step[MAXDIR][MAXSQ]; /* next square along each direction, or -1 */
+    int offset[MAXDIR];          /* bit offset of one step */
+    int reverse[MAXDIR];         /* index of the opposite direction, or -1 */
+    int nking, king[MAXDIR];     /* king steps */
+    int nkcap, kcap[MAXDIR];     /* king captures */
+    int nman[2], man[2][MAXDIR]; /* man steps, per colour */
+    int nmcap[2], mcap[2][MAXDIR];
+    bb mask, crown[2];
+    int flying, behind_only, at_once, no_reversal, crowning, precedence, men_take_kings;
+    int optional;
+} Rules;
+
+typedef struct {
+    bb men[2], kings[2];
+    int turn;
+} Pos;
+
+typedef struct {
+    uint8_t from, to, crowns, by_king, ncap, nland; /* nland: squares in the path */
+    uint32_t extra; /* offset in the side buffer: the path, then the captured squares */
+    bb capmask, kingmask;
+} CMove;
+
+typedef struct {
+    CMove *mv;
+    int n, cap;
+    uint8_t *side;
+    size_t nside, capside;
+    int failed; /* out of memory */
+} MoveList;
+
+static void list_free(MoveList *l) {
+    PyMem_RawFree(l->mv);
+    PyMem_RawFree(l->side);
+    memset(l, 0, sizeof(*l));
+}
+
+static CMove *list_push(MoveList *l) {
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 64;
+        CMove *mv = PyMem_RawRealloc(l->mv, (size_t)cap * sizeof(CMove));
+        if (!mv) {
+            l->failed = 1;
+            return NULL;
+        }
+        l->mv = mv;
+        l->cap = cap;
+    }
+    return &l->mv[l->n++];
+}
+
+static uint8_t *list_side(MoveList *l, size_t n) {
+    if (l->nside + n > l->capside) {
+        size_t cap = l->capside ? 2 * l->capside : 1024;
+        while (cap < l->nside + n) cap *= 2;
+        uint8_t *side = PyMem_RawRealloc(l->side, cap);
+        if (!side) {
+            l->failed = 1;
+            return NULL;
+        }
+        l->side = side;
+        l->capside = cap;
+    }
+    uint8_t *out = l->side + l->nside;
+    l->nside += n;
+    return out;
+}
+
+static void add_quiet(MoveList *l, int from, int to, int crowns, int by_king) {
+    CMove *m = list_push(l);
+    if (!m) return;
+    memset(m, 0, sizeof(*m));
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->crowns = (uint8_t)crowns;
+    m->by_king = (uint8_t)by_king;
+    m->nland = 2;
+}
+
+/* -- generation (position.py: _capturing_men, _quiet, _captures) ------------------------------ */
+
+/* Men that have a short jump: an enemy next to them and an empty square behind it. */
+static bb capturing_men(const Rules *r, int me, bb men, bb opp, bb empty) {
+    bb found = {{0}};
+    for (int i = 0; i < r->nmcap[me]; i++) {
+        int o = r->offset[r->mcap[me][i]];
+        found = bb_or(found, bb_and(men, bb_and(bb_shift(opp, -o), bb_shift(empty, -2 * o))));
+    }
+    return found;
+}
+
+static void quiet_moves(const Rules *r, int me, bb men, bb kings, bb occupied, MoveList *l) {
+    bb empty = bb_andnot(r->mask, occupied);
+    for (int i = 0; i < r->nman[me]; i++) {
+        int o = r->offset[r->man[me][i]];
+        FOR_BITS(t, bb_and(bb_shift(men, o), empty), {
+            add_quiet(l, t - o, t, bb_test(&r->crown[me], t), 0);
+        });
+    }
+    FOR_BITS(s, kings, {
+        for (int i = 0; i < r->nking; i++) {
+            const int16_t *step = r->step[r->king[i]];
+            for (int t = step[s]; t >= 0 && !bb_test(&occupied, t); t = step[t]) {
+                add_quiet(l, s, t, 0, 1);
+                if (!r->flying) break;
+            }
+        }
+    });
+}
+
+static int count_quiet_kings(const Rules *r, bb kings, bb occupied) {
+    int n = 0;
+    FOR_BITS(s, kings, {
+        for (int i = 0; i < r->nking; i++) {
+            const int16_t *step = r->step[r->king[i]];
+            for (int t = step[s]; t >= 0 && !bb_test(&occupied, t); t = step[t]) {
+                n++;
+                if (!r->flying) break;
+            }
+        }
+    });
+    return n;
+}
+
+typedef struct {
+    const Rules *r;
+    int me, from_king, stops, promotes;
+    bb opp_kings;
+    uint8_t path[MAXCAP + 2];
+    int plen;
+    uint8_t taken[MAXCAP];
+    int tlen;
+    MoveList *out;
+} Search;
+
+static void emit(Search *c, int land, int king, bb cap) {
+    MoveList *l = c->out;
+    uint8_t *side = list_side(l, (size_t)(c->plen + 1 + c->tlen));
+    if (!side) return;
+    uint32_t extra = (uint32_t)(side - l->side);
+    CMove *m = list_push(l);
+    if (!m) return;
+    memcpy(side, c->path, (size_t)c->plen);
+    side[c->plen] = (uint8_t)land;
+    memcpy(side + c->plen + 1, c->taken, (size_t)c->tlen);
+    m->from = c->path[0];
+    m->to = (uint8_t)land;
+    m->crowns = (uint8_t)(!c->from_king && (king || bb_test(&c->r->crown[c->me], land)));
+    m->by_king = (uint8_t)c->from_king;
+    m->ncap = (uint8_t)c->tlen;
+    m->nland = (uint8_t)(c->plen + 1);
+    m->extra = extra;
+    m->capmask = cap;
+    m->kingmask = bb_and(cap, c->opp_kings);
+}
+
+/* Extend a capture from sq; record finished moves; 1 if any jump was possible. */
+static int search(Search *c, int sq, int king, bb occ, bb alive, bb cap, int last) {
+    const Rules *r = c->r;
+    int any_jump = 0;
+    int n = king ? r->nkcap : r->nmcap[c->me];
+    const int *dirs = king ? r->kcap : r->mcap[c->me];
+    for (int k = 0; k < n; k++) {
+        int d = dirs[k];
+        const int16_t *step = r->step[d];
+        int landings[MAXRAY];
+        int nland = 0, victim;
+        if (r->no_reversal && last >= 0 && d == r->reverse[last]) continue;
+        if (king && r->flying) {
+            int t = step[sq];
+            while (t >= 0 && !bb_test(&occ, t)) t = step[t];
+            if (t < 0 || step[t] < 0) continue;
+            victim = t;
+            if (!bb_test(&alive, victim)) continue;
+            for (int l = step[victim]; l >= 0 && !bb_test(&occ, l); l = step[l]) {
+                landings[nland++] = l;
+                if (r->behind_only) break;
+            }
+            if (!nland) continue;
+        } else {
+            victim = step[sq];
+            if (victim < 0 || !bb_test(&alive, victim)) continue;
+            if (!king && !r->men_take_kings && bb_test(&c->opp_kings, victim)) continue;
+            int l = step[victim];
+            if (l < 0 || bb_test(&occ, l)) continue;
+            landings[nland++] = l;
+        }
+        any_jump = 1;
+        bb n_occ = occ, n_alive = alive, n_cap = cap;
+        if (r->at_once) bb_clear(&n_occ, victim);
+        bb_clear(&n_alive, victim);
+        bb_set(&n_cap, victim);
+        c->taken[c->tlen++] = (uint8_t)victim;
+        int ends[MAXRAY], nends = 0;
+        for (int i = 0; i < nland; i++) {
+            int land = landings[i], go_on;
+            c->path[c->plen++] = (uint8_t)land;
+            if (!king && c->promotes && bb_test(&r->crown[c->me], land))
+                go_on = !c->stops && search(c, land, 1, n_occ, n_alive, n_cap, d);
+            else
+                go_on = search(c, land, king, n_occ, n_alive, n_cap, d);
+            c->plen--;
+            if (!go_on) ends[nends++] = land;
+        }
+        if (nends == nland) /* no landing square lets the capture go on */
+            for (int i = 0; i < nends; i++) emit(c, ends[i], king, n_cap);
+        c->tlen--;
+    }
+    return any_jump;
+}
+
+/* Rank comparison of two captures under the variant's precedence (position.py: _RANKS). */
+static int cmp_int(int a, int b) { return (a > b) - (a < b); }
+
+static int italian_first_kings(const MoveList *l, const CMove *m, int *out) {
+    const uint8_t *cap = l->side + m->extra + m->nland;
+    int n = 0;
+    for (int i = 0; i < m->ncap; i++)
+        if (bb_test(&m->kingmask, cap[i])) out[n++] = -i;
+    return n;
+}
+
+static int rank_cmp(int rule, const MoveList *l, const CMove *a, const CMove *b) {
+    int c, ka = bb_count(a->kingmask), kb = bb_count(b->kingmask);
+    switch (rule) {
+    case P_MAJORITY:
+        return cmp_int(a->ncap, b->ncap);
+    case P_MAJORITY_KINGS:
+        if ((c = cmp_int(a->ncap, b->ncap))) return c;
+        return cmp_int(ka, kb);
+    case P_CZECH:
+        return cmp_int(a->by_king, b->by_king);
+    case P_ITALIAN: {
+        if ((c = cmp_int(a->ncap, b->ncap))) return c;
+        if ((c = cmp_int(a->by_king, b->by_king))) return c;
+        if ((c = cmp_int(ka, kb))) return c;
+        int fa[MAXCAP], fb[MAXCAP];
+        int na = italian_first_kings(l, a, fa), nb = italian_first_kings(l, b, fb);
+        for (int i = 0; i < na && i < nb; i++)
+            if ((c = cmp_int(fa[i], fb[i]))) return c;
+        return cmp_int(na, nb);
+    }
+    case P_FRISIAN:
+        if ((c = cmp_int(a->ncap + ka, b->ncap + kb))) return c;
+        if ((c = cmp_int(-ka, -kb))) return c;
+        return cmp_int(a->by_king, b->by_king);
+    default:
+        return 0;
+    }
+}
+
+static int same_key(const MoveList *l, const CMove *a, const CMove *b, int keep) {
+    if (a->from != b->from || a->to != b->to) return 0;
+    if (!keep) return memcmp(&a->capmask, &b->capmask, sizeof(bb)) == 0;
+    if (a->ncap != b->ncap) return 0;
+    return memcmp(l->side + a->extra + a->nland, l->side + b->extra + b->nland, a->ncap) == 0;
+}
+
+/* Append the captures the rules allow to l (precedence applied, duplicates as asked). */
+static void captures(const Rules *r, const Pos *p, int dup, MoveList *l) {
+    int me = p->turn;
+    bb men = p->men[me], kings = p->kings[me];
+    bb opp = bb_or(p->men[!me], p->kings[!me]);
+    bb occupied = bb_or(bb_or(men, kings), opp);
+    bb jumpers = capturing_men(r, me, men, opp, bb_andnot(r->mask, occupied));
+    if (!bb_any(jumpers) && !bb_any(kings)) return;
+    int base = l->n;
+    Search c;
+    c.r = r;
+    c.me = me;
+    c.stops = r->crowning == CROWN_STOP;
+    c.promotes = r->crowning != CROWN_PASS;
+    c.opp_kings = p->kings[!me];
+    c.out = l;
+    bb zero = {{0}};
+    for (int king = 0; king < 2; king++) {
+        c.from_king = king;
+        FOR_BITS(s, king ? kings : jumpers, {
+            bb occ = occupied;
+            bb_clear(&occ, s);
+            c.path[0] = (uint8_t)s;
+            c.plen = 1;
+            c.tlen = 0;
+            search(&c, s, king, occ, opp, zero, -1);
+        });
+    }
+    if (l->failed || l->n == base) return;
+    if (r->precedence != P_FREE) {
+        int best = base;
+        for (int i = base + 1; i < l->n; i++)
+            if (rank_cmp(r->precedence, l, &l->mv[i], &l->mv[best]) > 0) best = i;
+        CMove top = l->mv[best];
+        int kept = base;
+        for (int i = base; i < l->n; i++)
+            if (rank_cmp(r->precedence, l, &l->mv[i], &top) == 0) l->mv[kept++] = l->mv[i];
+        l->n = kept;
+    }
+    if (dup == DUP_PATHS) return; /* a path and its landing squares determine its victims */
+    int kept = base;
+    for (int i = base; i < l->n; i++) {
+        int seen = 0;
+        for (int j = base; j < kept && !seen; j++)
+            seen = same_key(l, &l->mv[j], &l->mv[i], dup == DUP_KEEP);
+        if (!seen) l->mv[kept++] = l->mv[i];
+    }
+    l->n = kept;
+}
+
+static void generate(const Rules *r, const Pos *p, int dup, MoveList *l) {
+    int me = p->turn;
+    captures(r, p, dup, l);
+    if (l->n && !r->optional) return;
+    bb occupied = bb_or(bb_or(p->men[0], p->kings[0]), bb_or(p->men[1], p->kings[1]));
+    quiet_moves(r, me, p->men[me], p->kings[me], occupied, l);
+}
+
+/* len(generate()), counting quiet moves without building them; l is scratch space. */
+static long count_moves(const Rules *r, const Pos *p, int dup, MoveList *l) {
+    int me = p->turn;
+    bb men = p->men[me], kings = p->kings[me];
+    bb opp = bb_or(p->men[!me], p->kings[!me]);
+    bb occupied = bb_or(bb_or(men, kings), opp);
+    bb empty = bb_andnot(r->mask, occupied);
+    long n = 0;
+    if (bb_any(kings) || bb_any(capturing_men(r, me, men, opp, empty))) {
+        l->n = 0;
+        l->nside = 0;
+        captures(r, p, dup, l);
+        n = l->n;
+        if (n && !r->optional) return n;
+        if (bb_any(kings)) n += count_quiet_kings(r, kings, occupied);
+    }
+    for (int i = 0; i < r->nman[me]; i++)
+        n += bb_count(bb_and(bb_shift(men, r->offset[r->man[me][i]]), empty));
+    return n;
+}
+
+static void play(const Pos *p, const CMove *m, Pos *out) {
+    int me = p->turn;
+    *out = *p;
+    bb *men = &out->men[me], *kings = &out->kings[me];
+    if (bb_test(kings, m->from)) {
+        bb_clear(kings, m->from);
+        bb_set(kings, m->to);
+    } else {
+        bb_clear(men, m->from);
+        if (m->crowns)
+            bb_set(kings, m->to);
+        else
+            bb_set(men, m->to);
+    }
+    out->men[!me] = bb_andnot(out->men[!me], m->capmask);
+    out->kings[!me] = bb_andnot(out->kings[!me], m->capmask);
+    out->turn = !me;
+}
+
+static uint64_t perft_rec(const Rules *r, const Pos *p, int depth, int dup, MoveList *lists) {
+    if (depth <= 0) return 1;
+    if (depth == 1) return (uint64_t)count_moves(r, p, dup, &lists[0]);
+    MoveList *l = &lists[depth - 1];
+    l->n = 0;
+    l->nside = 0;
+    generate(r, p, dup, l);
+    uint64_t total = 0;
+    int n = l->n;
+    for (int i = 0; i < n && !l->failed; i++) {
+        Pos child;
+        play(p, &l->mv[i], &child);
+        total += perft_rec(r, &child, depth - 1, dup, lists);
+    }
+    return total;
+}
+
+/* -- Python objects in and out -------------------------------------------------------------- */
+
+typedef struct {
+    PyObject *move_type;     /* pdn.position.Move */
+    PyObject *position_type; /* pdn.position.Position */
+    PyObject *keep, *paths;  /* Duplicates.KEEP and Duplicates.PATHS */
+    PyObject *rules_of;      /* geo -> the rule tables (position.py: _kernel_rules) */
+    PyObject *cache;         /* geo -> capsule of Rules */
+    PyObject *empty;         /* () */
+    PyObject *s_white_men, *s_white_kings, *s_black_men, *s_black_kings, *s_turn, *s_geo,
+        *s_variant;
+} State;
+
+static State S;
+
+static int bb_from_int(PyObject *v, bb *out) {
+    if (!PyLong_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
+        return -1;
+    }
+    unsigned char buf[8 * NW];
+    int overflow = 0;
+    long long small = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (!overflow) {
+        if (small < 0) goto negative;
+        memset(out, 0, sizeof(*out));
+        out->w[0] = (uint64_t)small;
+        return 0;
+    }
+    if (overflow < 0) goto negative;
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t need = PyLong_AsNativeBytes(
+        v, buf, sizeof(buf),
+        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+            Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (need < 0) return -1;
+    if ((size_t)need > sizeof(buf)) {
+        PyErr_SetString(PyExc_OverflowError, "bitboard wider than the kernel's boards");
+        return -1;
+    }
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)v, buf, sizeof(buf), 1, 0) < 0) return -1;
+#endif
+    for (int i = 0; i < NW; i++) {
+        uint64_t w = 0;
+        for (int b = 7; b >= 0; b--) w = (w << 8) | buf[8 * i + b];
+        out->w[i] = w;
+    }
+    return 0;
+negative:
+    PyErr_SetString(PyExc_ValueError, "a bitboard cannot be negative");
+    return -1;
+}
+
+static PyObject *int_from_bb(const bb *b) {
+    int high = 0;
+    for (int i = 1; i < NW; i++) high |= b->w[i] != 0;
+    if (!high) return PyLong_FromUnsignedLongLong(b->w[0]);
+    unsigned char buf[8 * NW];
+    for (int i = 0; i < NW; i++)
+        for (int k = 0; k < 8; k++) buf[8 * i + k] = (unsigned char)(b->w[i] >> (8 * k));
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(buf, sizeof(buf), Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(buf, sizeof(buf), 1, 0);
+#endif
+}
+
+/* -- rule tables from Python -- */
+
+static int int_seq(PyObject *seq, int *out, int max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "too many items in %s", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static void rules_free(PyObject *capsule) {
+    PyMem_Free(PyCapsule_GetPointer(capsule, "pdn._kernel.Rules"));
+}
+
+/* Parse (size, steps, offsets, reverse, king, kcap, (man W, man B), (mcap W, mcap B), mask,
+ * (crown W, crown B), flags) as made by position.py's _kernel_rules. */
+static Rules *rules_parse(PyObject *t) {
+    PyObject *steps, *offsets, *reverse, *king, *kcap, *man, *mcap, *mask, *crown, *flags;
+    int size;
+    if (!PyArg_ParseTuple(t, "iOOOOOOOOOO;rule tables", &size, &steps, &offsets, &reverse, &king,
+                          &kcap, &man, &mcap, &mask, &crown, &flags))
+        return NULL;
+    Rules *r = PyMem_Calloc(1, sizeof(Rules));
+    if (!r) return (Rules *)PyErr_NoMemory();
+    int f[8];
+    if (size <= 0 || size > MAXSQ) {
+        PyErr_SetString(PyExc_ValueError, "board too large for the kernel");
+        goto fail;
+    }
+    r->size = size;
+    int nd = int_seq(offsets, r->offset, MAXDIR, "offsets");
+    if (nd < 0 || int_seq(reverse, r->reverse, MAXDIR, "reverse") != nd) goto bad;
+    for (int d = 0; d < nd; d++)
+        if (r->offset[d] == 0 || 2 * abs(r->offset[d]) >= 64) goto bad;
+    PyObject *fast = PySequence_Fast(steps, "steps");
+    if (!fast) goto fail;
+    if (PySequence_Fast_GET_SIZE(fast) != nd) {
+        Py_DECREF(fast);
+        goto bad;
+    }
+    for (int d = 0; d < nd; d++) {
+        int tmp[MAXSQ];
+        int n = int_seq(PySequence_Fast_GET_ITEM(fast, d), tmp, MAXSQ, "step");
+        if (n != size) {
+            Py_DECREF(fast);
+            goto bad;
+        }
+        for (int s = 0; s < MAXSQ; s++) r->step[d][s] = (int16_t)(s < size ? tmp[s] : -1);
+    }
+    Py_DECREF(fast);
+    if ((r->nking = int_seq(king, r->king, MAXDIR, "king")) < 0) goto bad;
+    if ((r->nkcap = int_seq(kcap, r->kcap, MAXDIR, "kcap")) < 0) goto bad;
+    PyObject *a, *b, *c, *e;
+    if (!PyArg_ParseTuple(man, "OO", &a, &b) || !PyArg_ParseTuple(mcap, "OO", &c, &e)) goto fail;
+    if ((r->nman[0] = int_seq(a, r->man[0], MAXDIR, "man")) < 0) goto bad;
+    if ((r->nman[1] = int_seq(b, r->man[1], MAXDIR, "man")) < 0) goto bad;
+    if ((r->nmcap[0] = int_seq(c, r->mcap[0], MAXDIR, "mcap")) < 0) goto bad;
+    if ((r->nmcap[1] = int_seq(e, r->mcap[1], MAXDIR, "mcap")) < 0) goto bad;
+    if (bb_from_int(mask, &r->mask) < 0) goto fail;
+    if (!PyArg_ParseTuple(crown, "OO", &a, &b)) goto fail;
+    if (bb_from_int(a, &r->crown[0]) < 0 || bb_from_int(b, &r->crown[1]) < 0) goto fail;
+    if (int_seq(flags, f, 8, "flags") != 8) goto bad;
+    r->flying = f[0];
+    r->behind_only = f[1];
+    r->at_once = f[2];
+    r->no_reversal = f[3];
+    r->crowning = f[4];
+    r->precedence = f[5];
+    r->men_take_kings = f[6];
+    r->optional = f[7];
+    return r;
+bad:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "malformed rule tables");
+fail:
+    PyMem_Free(r);
+    return NULL;
+}
+
+static const Rules *rules_for(PyObject *geo) {
+    PyObject *capsule = PyDict_GetItemWithError(S.cache, geo);
+    if (!capsule) {
+        if (PyErr_Occurred()) return NULL;
+        if (!S.rules_of) {
+            PyErr_SetString(PyExc_RuntimeError, "pdn._kernel.setup() was not called");
+            return NULL;
+        }
+        PyObject *t = PyObject_CallOneArg(S.rules_of, geo);
+        if (!t) return NULL;
+        Rules *r = rules_parse(t);
+        Py_DECREF(t);
+        if (!r) return NULL;
+        capsule = PyCapsule_New(r, "pdn._kernel.Rules", rules_free);
+        if (!capsule) {
+            PyMem_Free(r);
+            return NULL;
+        }
+        int err = PyDict_SetItem(S.cache, geo, capsule);
+        Py_DECREF(capsule);
+        if (err < 0) return NULL;
+    }
+    return PyCapsule_GetPointer(capsule, "pdn._kernel.Rules");
+}
+
+static int attr_bb(PyObject *obj, PyObject *name, bb *out) {
+    PyObject *v = PyObject_GetAttr(obj, name);
+    if (!v) return -1;
+    int err = bb_from_int(v, out);
+    Py_DECREF(v);
+    return err;
+}
+
+/* The Pos and Rules of a pdn.position.Position. */
+static int read_position(PyObject *obj, Pos *p, const Rules **r) {
+    PyObject *geo = PyObject_GetAttr(obj, S.s_geo);
+    if (!geo) return -1;
+    *r = rules_for(geo);
+    Py_DECREF(geo);
+    if (!*r) return -1;
+    if (attr_bb(obj, S.s_white_men, &p->men[0]) < 0 || attr_bb(obj, S.s_white_kings, &p->kings[0]) < 0 ||
+        attr_bb(obj, S.s_black_men, &p->men[1]) < 0 || attr_bb(obj, S.s_black_kings, &p->kings[1]) < 0)
+        return -1;
+    PyObject *turn = PyObject_GetAttr(obj, S.s_turn);
+    if (!turn) return -1;
+    long t = PyLong_AsLong(turn);
+    Py_DECREF(turn);
+    if (t == -1 && PyErr_Occurred()) return -1;
+    if (t != 0 && t != 1) {
+        PyErr_SetString(PyExc_ValueError, "turn must be 0 (White) or 1 (Black)");
+        return -1;
+    }
+    p->turn = (int)t;
+    bb all = bb_or(bb_or(p->men[0], p->kings[0]), bb_or(p->men[1], p->kings[1]));
+    if (bb_any(bb_andnot(all, (*r)->mask))) {
+        PyErr_SetString(PyExc_ValueError, "a piece stands off the board's playing squares");
+        return -1;
+    }
+    return 0;
+}
+
+static int dup_mode(PyObject *d) {
+    if (d == S.paths) return DUP_PATHS;
+    if (d == S.keep) return DUP_KEEP;
+    return DUP_DROP;
+}
+
+static PyObject *squares_tuple(const uint8_t *sq, int n) {
+    if (!n) return Py_NewRef(S.empty);
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(sq[i]));
+    return t;
+}
+
+static PyObject *move_object(const MoveList *l, const CMove *m) {
+    PyObject *path, *captured;
+    if (m->ncap) {
+        const uint8_t *side = l->side + m->extra;
+        path = squares_tuple(side, m->nland);
+        captured = squares_tuple(side + m->nland, m->ncap);
+    } else {
+        uint8_t two[2] = {m->from, m->to};
+        path = squares_tuple(two, 2);
+        captured = Py_NewRef(S.empty);
+    }
+    PyObject *capmask = int_from_bb(&m->capmask), *kingmask = int_from_bb(&m->kingmask);
+    PyTypeObject *type = (PyTypeObject *)S.move_type;
+    PyObject *move = type->tp_alloc(type, 6);
+    if (!path || !captured || !capmask || !kingmask || !move) {
+        Py_XDECREF(path);
+        Py_XDECREF(captured);
+        Py_XDECREF(capmask);
+        Py_XDECREF(kingmask);
+        Py_XDECREF(move);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(move, 0, path);
+    PyTuple_SET_ITEM(move, 1, captured);
+    PyTuple_SET_ITEM(move, 2, PyBool_FromLong(m->crowns));
+    PyTuple_SET_ITEM(move, 3, PyBool_FromLong(m->by_king));
+    PyTuple_SET_ITEM(move, 4, capmask);
+    PyTuple_SET_ITEM(move, 5, kingmask);
+    return move;
+}
+
+static PyObject *move_list(MoveList *l) {
+    if (l->failed) {
+        list_free(l);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = PyList_New(l->n);
+    if (out) {
+        for (int i = 0; i < l->n; i++) {
+            PyObject *m = move_object(l, &l->mv[i]);
+            if (!m) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, i, m);
+        }
+    }
+    list_free(l);
+    return out;
+}
+
+/* A Move (or any object with its fields) read back into a CMove for play(). */
+static int read_move(PyObject *move, CMove *m) {
+    memset(m, 0, sizeof(*m));
+    if (!PyTuple_Check(move) || PyTuple_GET_SIZE(move) < 6) {
+        PyErr_SetString(PyExc_TypeError, "play() needs a Move");
+        return -1;
+    }
+    PyObject *path = PyTuple_GET_ITEM(move, 0);
+    if (!PyTuple_Check(path) || PyTuple_GET_SIZE(path) < 1) {
+        PyErr_SetString(PyExc_ValueError, "a move's path needs its start and end");
+        return -1;
+    }
+    long a = PyLong_AsLong(PyTuple_GET_ITEM(path, 0));
+    long b = PyLong_AsLong(PyTuple_GET_ITEM(path, PyTuple_GET_SIZE(path) - 1));
+    if (PyErr_Occurred()) return -1;
+    if (a < 0 || a >= MAXSQ || b < 0 || b >= MAXSQ) {
+        PyErr_SetString(PyExc_ValueError, "a move's square is off the board");
+        return -1;
+    }
+    m->from = (uint8_t)a;
+    m->to = (uint8_t)b;
+    int crowns = PyObject_IsTrue(PyTuple_GET_ITEM(move, 2));
+    if (crowns < 0) return -1;
+    m->crowns = (uint8_t)crowns;
+    return bb_from_int(PyTuple_GET_ITEM(move, 4), &m->capmask);
+}
+
+static PyObject *position_object(PyObject *like, const Pos *p) {
+    PyTypeObject *type = (PyTypeObject *)S.position_type;
+    PyObject *obj = type->tp_alloc(type, 0);
+    if (!obj) return NULL;
+    PyObject *variant = PyObject_GetAttr(like, S.s_variant);
+    PyObject *geo = PyObject_GetAttr(like, S.s_geo);
+    PyObject *vals[5] = {int_from_bb(&p->men[0]), int_from_bb(&p->kings[0]),
+                         int_from_bb(&p->men[1]), int_from_bb(&p->kings[1]),
+                         PyLong_FromLong(p->turn)};
+    PyObject *names[5] = {S.s_white_men, S.s_white_kings, S.s_black_men, S.s_black_kings,
+                          S.s_turn};
+    int ok = variant && geo && PyObject_SetAttr(obj, S.s_variant, variant) == 0 &&
+             PyObject_SetAttr(obj, S.s_geo, geo) == 0;
+    for (int i = 0; i < 5; i++) {
+        if (ok) ok = vals[i] && PyObject_SetAttr(obj, names[i], vals[i]) == 0;
+        Py_XDECREF(vals[i]);
+    }
+    Py_XDECREF(variant);
+    Py_XDECREF(geo);
+    if (!ok) Py_CLEAR(obj);
+    return obj;
+}
+
+/* -- module functions ------------------------------------------------------------------------ */
+
+static PyObject *k_setup(PyObject *self, PyObject *args) {
+    PyObject *move_type, *position_type, *keep, *paths, *rules_of;
+    if (!PyArg_ParseTuple(args, "O!O!OOO", &PyType_Type, &move_type, &PyType_Type,
+                          &position_type, &keep, &paths, &rules_of))
+        return NULL;
+    if (!PyType_IsSubtype((PyTypeObject *)move_type, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "Move must be a tuple type");
+        return NULL;
+    }
+    Py_XSETREF(S.move_type, Py_NewRef(move_type));
+    Py_XSETREF(S.position_type, Py_NewRef(position_type));
+    Py_XSETREF(S.keep, Py_NewRef(keep));
+    Py_XSETREF(S.paths, Py_NewRef(paths));
+    Py_XSETREF(S.rules_of, Py_NewRef(rules_of));
+    PyDict_Clear(S.cache);
+    Py_RETURN_NONE;
+}
+
+#define POSITION_ARG(obj)                                \
+    Pos p;                                               \
+    const Rules *r;                                      \
+    if (read_position((obj), &p, &r) < 0) return NULL;
+
+static PyObject *k_generate(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n < 1 || n > 2) return PyErr_Format(PyExc_TypeError, "generate(pos, duplicates)");
+    POSITION_ARG(args[0]);
+    MoveList l = {0};
+    generate(r, &p, n > 1 ? dup_mode(args[1]) : DUP_DROP, &l);
+    return move_list(&l);
+}
+
+static PyObject *k_captures(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n < 1 || n > 2) return PyErr_Format(PyExc_TypeError, "captures(pos, duplicates)");
+    POSITION_ARG(args[0]);
+    MoveList l = {0};
+    captures(r, &p, n > 1 ? dup_mode(args[1]) : DUP_DROP, &l);
+    return move_list(&l);
+}
+
+static PyObject *k_count_moves(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n < 1 || n > 2) return PyErr_Format(PyExc_TypeError, "count_moves(pos, duplicates)");
+    POSITION_ARG(args[0]);
+    MoveList l = {0};
+    long count = count_moves(r, &p, n > 1 ? dup_mode(args[1]) : DUP_DROP, &l);
+    int failed = l.failed;
+    list_free(&l);
+    if (failed) return PyErr_NoMemory();
+    return PyLong_FromLong(count);
+}
+
+static PyObject *k_perft(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n < 2 || n > 3) return PyErr_Format(PyExc_TypeError, "perft(pos, depth, duplicates)");
+    POSITION_ARG(args[0]);
+    long depth = PyLong_AsLong(args[1]);
+    if (depth == -1 && PyErr_Occurred()) return NULL;
+    if (depth <= 0) return PyLong_FromLong(1);
+    int dup = n > 2 ? dup_mode(args[2]) : DUP_DROP;
+    MoveList *lists = PyMem_Calloc((size_t)depth, sizeof(MoveList));
+    if (!lists) return PyErr_NoMemory();
+    uint64_t total;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    total = perft_rec(r, &p, (int)depth, dup, lists);
+    Py_END_ALLOW_THREADS
+    for (long i = 0; i < depth; i++) {
+        failed |= lists[i].failed;
+        list_free(&lists[i]);
+    }
+    PyMem_Free(lists);
+    if (failed) return PyErr_NoMemory();
+    return PyLong_FromUnsignedLongLong(total);
+}
+
+static PyObject *k_has_moves(PyObject *self, PyObject *pos) {
+    POSITION_ARG(pos);
+    int me = p.turn;
+    bb men = p.men[me], kings = p.kings[me];
+    bb occupied = bb_or(bb_or(p.men[0], p.kings[0]), bb_or(p.men[1], p.kings[1]));
+    bb empty = bb_andnot(r->mask, occupied);
+    for (int i = 0; i < r->nman[me]; i++)
+        if (bb_any(bb_and(bb_shift(men, r->offset[r->man[me][i]]), empty))) Py_RETURN_TRUE;
+    FOR_BITS(s, kings, {
+        for (int i = 0; i < r->nking; i++) {
+            int t = r->step[r->king[i]][s];
+            if (t >= 0 && bb_test(&empty, t)) Py_RETURN_TRUE;
+        }
+    });
+    MoveList l = {0};
+    captures(r, &p, DUP_DROP, &l);
+    int found = l.n > 0, failed = l.failed;
+    list_free(&l);
+    if (failed) return PyErr_NoMemory();
+    return PyBool_FromLong(found);
+}
+
+static PyObject *k_quiet_move(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n != 3) return PyErr_Format(PyExc_TypeError, "quiet_move(pos, start, end)");
+    POSITION_ARG(args[0]);
+    long start = PyLong_AsLong(args[1]), end = PyLong_AsLong(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    if (start < 0 || end < 0) return PyErr_Format(PyExc_ValueError, "negative shift count");
+    int me = p.turn;
+    bb occupied = bb_or(bb_or(p.men[0], p.kings[0]), bb_or(p.men[1], p.kings[1]));
+    if (end >= r->size || start >= r->size || bb_test(&occupied, (int)end) ||
+        !bb_test(&r->mask, (int)end))
+        Py_RETURN_NONE;
+    MoveList l = {0};
+    if (bb_test(&p.men[me], (int)start)) {
+        for (int i = 0; i < r->nman[me]; i++)
+            if (end - start == r->offset[r->man[me][i]]) {
+                add_quiet(&l, (int)start, (int)end, bb_test(&r->crown[me], (int)end), 0);
+                break;
+            }
+    } else if (bb_test(&p.kings[me], (int)start)) {
+        for (int i = 0; i < r->nking && !l.n; i++) {
+            const int16_t *step = r->step[r->king[i]];
+            for (int t = step[start]; t >= 0 && !bb_test(&occupied, t); t = step[t]) {
+                if (t == end) {
+                    add_quiet(&l, (int)start, (int)end, 0, 1);
+                    break;
+                }
+                if (!r->flying) break;
+            }
+        }
+    }
+    if (l.failed) {
+        list_free(&l);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = l.n ? move_object(&l, &l.mv[0]) : Py_NewRef(Py_None);
+    list_free(&l);
+    return out;
+}
+
+static PyObject *k_play(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n != 2) return PyErr_Format(PyExc_TypeError, "play(pos, move)");
+    POSITION_ARG(args[0]);
+    CMove m;
+    if (read_move(args[1], &m) < 0) return NULL;
+    Pos child;
+    play(&p, &m, &child);
+    return position_object(args[0], &child);
+}
+
+static PyMethodDef methods[] = {
+    {"setup", k_setup, METH_VARARGS,
+     "setup(Move, Position, KEEP, PATHS, rules_of): the Python types and the rule-table maker."},
+    {"generate", (PyCFunction)(void (*)(void))k_generate, METH_FASTCALL,
+     "generate(pos, duplicates): every legal move."},
+    {"captures", (PyCFunction)(void (*)(void))k_captures, METH_FASTCALL,
+     "captures(pos, duplicates): the captures the rules allow."},
+    {"count_moves", (PyCFunction)(void (*)(void))k_count_moves, METH_FASTCALL,
+     "count_moves(pos, duplicates): the number of legal moves."},
+    {"perft", (PyCFunction)(void (*)(void))k_perft, METH_FASTCALL,
+     "perft(pos, depth, duplicates): move sequences of length depth."},
+    {"has_moves", k_has_moves, METH_O, "has_moves(pos): whether the side to move can move."},
+    {"quiet_move", (PyCFunction)(void (*)(void))k_quiet_move, METH_FASTCALL,
+     "quiet_move(pos, start, end): the non-capturing move from start to end, or None."},
+    {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,
+     "play(pos, move): the position after move."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "pdn._kernel",
+    "The compiled move kernel: the C twin of pdn.position's move generation.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    S.cache = PyDict_New();
+    S.empty = PyTuple_New(0);
+    S.s_white_men = PyUnicode_InternFromString("white_men");
+    S.s_white_kings = PyUnicode_InternFromString("white_kings");
+    S.s_black_men = PyUnicode_InternFromString("black_men");
+    S.s_black_kings = PyUnicode_InternFromString("black_kings");
+    S.s_turn = PyUnicode_InternFromString("turn");
+    S.s_geo = PyUnicode_InternFromString("geo");
+    S.s_variant = PyUnicode_InternFromString("variant");
+    if (!S.cache || !S.empty || !S.s_white_men || !S.s_white_kings || !S.s_black_men ||
+        !S.s_black_kings || !S.s_turn || !S.s_geo || !S.s_variant)
+        return NULL;
+    return PyModule_Create(&module);
+}
