@@ -10,6 +10,7 @@ import typer
 from pdn import __version__
 from pdn.cli import database, games, positions, serve
 from pdn.cli.common import out
+from pdn.position import core
 
 app = typer.Typer(
     help="Read, check and study draughts games in PDN.",
@@ -20,7 +21,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        out.print(f"pdn {__version__}")
+        out.print(f"pdn {__version__} ({core().title})")
         raise typer.Exit()
 
 

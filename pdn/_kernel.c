@@ -8,6 +8,9 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#if PY_VERSION_HEX < 0x030C0000
+#include <structmember.h> /* PyMemberDef, in Python.h from 3.12 on */
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -465,9 +468,13 @@ typedef struct {
     PyObject *rules_of;      /* geo -> the rule tables (position.py: _kernel_rules) */
     PyObject *cache;         /* geo -> capsule of Rules */
     PyObject *empty;         /* () */
-    PyObject *s_white_men, *s_white_kings, *s_black_men, *s_black_kings, *s_turn, *s_geo,
-        *s_variant;
+    PyObject *names[7];        /* Position's fields, in the order of enum Field */
+    Py_ssize_t offsets[7];     /* their slot offsets in a Position, or -1: use getattr */
 } State;
+
+enum Field { F_WHITE_MEN, F_WHITE_KINGS, F_BLACK_MEN, F_BLACK_KINGS, F_TURN, F_GEO, F_VARIANT };
+static const char *FIELD_NAMES[7] = {"white_men", "white_kings", "black_men", "black_kings",
+                                     "turn", "geo", "variant"};
 
 static State S;
 
@@ -476,17 +483,39 @@ static int bb_from_int(PyObject *v, bb *out) {
         PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
         return -1;
     }
-    unsigned char buf[8 * NW];
-    int overflow = 0;
-    long long small = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (!overflow) {
-        if (small < 0) goto negative;
-        memset(out, 0, sizeof(*out));
-        out->w[0] = (uint64_t)small;
-        return 0;
+#if PY_VERSION_HEX < 0x030E0000 /* read the int's digits in place */
+#if PY_VERSION_HEX < 0x030C0000
+    Py_ssize_t n = Py_SIZE(v);
+    const digit *d = ((PyLongObject *)v)->ob_digit;
+    int negative = n < 0;
+#else
+    uintptr_t tag = ((PyLongObject *)v)->long_value.lv_tag;
+    Py_ssize_t n = (Py_ssize_t)(tag >> 3);
+    const digit *d = ((PyLongObject *)v)->long_value.ob_digit;
+    int negative = (tag & 3) == 2;
+#endif
+    if (negative) {
+        PyErr_SetString(PyExc_ValueError, "a bitboard cannot be negative");
+        return -1;
     }
-    if (overflow < 0) goto negative;
-#if PY_VERSION_HEX >= 0x030D0000
+    memset(out, 0, sizeof(*out));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t x = d[i];
+        int bit = (int)i * PyLong_SHIFT;
+        if (bit >= MAXSQ || (bit + PyLong_SHIFT > MAXSQ && x >> (MAXSQ - bit))) {
+            if (x) goto wide;
+            continue;
+        }
+        int w = bit >> 6, b = bit & 63;
+        out->w[w] |= x << b;
+        if (b + PyLong_SHIFT > 64 && w + 1 < NW) out->w[w + 1] |= x >> (64 - b);
+    }
+    return 0;
+wide:
+    PyErr_SetString(PyExc_OverflowError, "bitboard wider than the kernel's boards");
+    return -1;
+#else
+    unsigned char buf[8 * NW];
     Py_ssize_t need = PyLong_AsNativeBytes(
         v, buf, sizeof(buf),
         Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
@@ -496,18 +525,13 @@ static int bb_from_int(PyObject *v, bb *out) {
         PyErr_SetString(PyExc_OverflowError, "bitboard wider than the kernel's boards");
         return -1;
     }
-#else
-    if (_PyLong_AsByteArray((PyLongObject *)v, buf, sizeof(buf), 1, 0) < 0) return -1;
-#endif
     for (int i = 0; i < NW; i++) {
         uint64_t w = 0;
         for (int b = 7; b >= 0; b--) w = (w << 8) | buf[8 * i + b];
         out->w[i] = w;
     }
     return 0;
-negative:
-    PyErr_SetString(PyExc_ValueError, "a bitboard cannot be negative");
-    return -1;
+#endif
 }
 
 static PyObject *int_from_bb(const bb *b) {
@@ -517,7 +541,7 @@ static PyObject *int_from_bb(const bb *b) {
     unsigned char buf[8 * NW];
     for (int i = 0; i < NW; i++)
         for (int k = 0; k < 8; k++) buf[8 * i + k] = (unsigned char)(b->w[i] >> (8 * k));
-#if PY_VERSION_HEX >= 0x030D0000
+#if PY_VERSION_HEX >= 0x030E0000
     return PyLong_FromUnsignedNativeBytes(buf, sizeof(buf), Py_ASNATIVEBYTES_LITTLE_ENDIAN);
 #else
     return _PyLong_FromByteArray(buf, sizeof(buf), 1, 0);
@@ -640,8 +664,18 @@ static const Rules *rules_for(PyObject *geo) {
     return PyCapsule_GetPointer(capsule, "pdn._kernel.Rules");
 }
 
-static int attr_bb(PyObject *obj, PyObject *name, bb *out) {
-    PyObject *v = PyObject_GetAttr(obj, name);
+/* A field of a Position (a new reference): read from its slot where Position has slots. */
+static PyObject *field(PyObject *obj, int f) {
+    Py_ssize_t off = S.offsets[f];
+    if (off < 0 || !PyObject_TypeCheck(obj, (PyTypeObject *)S.position_type))
+        return PyObject_GetAttr(obj, S.names[f]);
+    PyObject *v = *(PyObject **)((char *)obj + off);
+    if (!v) return PyErr_Format(PyExc_AttributeError, "Position has no %s", FIELD_NAMES[f]);
+    return Py_NewRef(v);
+}
+
+static int field_bb(PyObject *obj, int f, bb *out) {
+    PyObject *v = field(obj, f);
     if (!v) return -1;
     int err = bb_from_int(v, out);
     Py_DECREF(v);
@@ -650,15 +684,15 @@ static int attr_bb(PyObject *obj, PyObject *name, bb *out) {
 
 /* The Pos and Rules of a pdn.position.Position. */
 static int read_position(PyObject *obj, Pos *p, const Rules **r) {
-    PyObject *geo = PyObject_GetAttr(obj, S.s_geo);
+    PyObject *geo = field(obj, F_GEO);
     if (!geo) return -1;
     *r = rules_for(geo);
     Py_DECREF(geo);
     if (!*r) return -1;
-    if (attr_bb(obj, S.s_white_men, &p->men[0]) < 0 || attr_bb(obj, S.s_white_kings, &p->kings[0]) < 0 ||
-        attr_bb(obj, S.s_black_men, &p->men[1]) < 0 || attr_bb(obj, S.s_black_kings, &p->kings[1]) < 0)
+    if (field_bb(obj, F_WHITE_MEN, &p->men[0]) < 0 || field_bb(obj, F_WHITE_KINGS, &p->kings[0]) < 0 ||
+        field_bb(obj, F_BLACK_MEN, &p->men[1]) < 0 || field_bb(obj, F_BLACK_KINGS, &p->kings[1]) < 0)
         return -1;
-    PyObject *turn = PyObject_GetAttr(obj, S.s_turn);
+    PyObject *turn = field(obj, F_TURN);
     if (!turn) return -1;
     long t = PyLong_AsLong(turn);
     Py_DECREF(turn);
@@ -768,26 +802,24 @@ static int read_move(PyObject *move, CMove *m) {
     return bb_from_int(PyTuple_GET_ITEM(move, 4), &m->capmask);
 }
 
+/* A new Position of like's variant and geometry holding p. */
 static PyObject *position_object(PyObject *like, const Pos *p) {
     PyTypeObject *type = (PyTypeObject *)S.position_type;
-    PyObject *obj = type->tp_alloc(type, 0);
-    if (!obj) return NULL;
-    PyObject *variant = PyObject_GetAttr(like, S.s_variant);
-    PyObject *geo = PyObject_GetAttr(like, S.s_geo);
-    PyObject *vals[5] = {int_from_bb(&p->men[0]), int_from_bb(&p->kings[0]),
+    PyObject *vals[7] = {int_from_bb(&p->men[0]), int_from_bb(&p->kings[0]),
                          int_from_bb(&p->men[1]), int_from_bb(&p->kings[1]),
-                         PyLong_FromLong(p->turn)};
-    PyObject *names[5] = {S.s_white_men, S.s_white_kings, S.s_black_men, S.s_black_kings,
-                          S.s_turn};
-    int ok = variant && geo && PyObject_SetAttr(obj, S.s_variant, variant) == 0 &&
-             PyObject_SetAttr(obj, S.s_geo, geo) == 0;
-    for (int i = 0; i < 5; i++) {
-        if (ok) ok = vals[i] && PyObject_SetAttr(obj, names[i], vals[i]) == 0;
-        Py_XDECREF(vals[i]);
+                         PyLong_FromLong(p->turn), field(like, F_GEO), field(like, F_VARIANT)};
+    PyObject *obj = NULL;
+    int ok = 1;
+    for (int f = 0; f < 7; f++) ok = ok && vals[f];
+    if (ok) obj = type->tp_alloc(type, 0);
+    for (int f = 0; f < 7; f++) {
+        if (obj && S.offsets[f] >= 0) { /* the new object's slot takes the reference */
+            *(PyObject **)((char *)obj + S.offsets[f]) = vals[f];
+            continue;
+        }
+        if (obj && PyObject_SetAttr(obj, S.names[f], vals[f]) < 0) Py_CLEAR(obj);
+        Py_XDECREF(vals[f]);
     }
-    Py_XDECREF(variant);
-    Py_XDECREF(geo);
-    if (!ok) Py_CLEAR(obj);
     return obj;
 }
 
@@ -808,6 +840,13 @@ static PyObject *k_setup(PyObject *self, PyObject *args) {
     Py_XSETREF(S.paths, Py_NewRef(paths));
     Py_XSETREF(S.rules_of, Py_NewRef(rules_of));
     PyDict_Clear(S.cache);
+    for (int f = 0; f < 7; f++) { /* __slots__ members: read and written in place */
+        PyObject *d = PyDict_GetItemWithError(((PyTypeObject *)position_type)->tp_dict, S.names[f]);
+        if (!d && PyErr_Occurred()) return NULL;
+        S.offsets[f] = d && Py_IS_TYPE(d, &PyMemberDescr_Type)
+                           ? ((PyMemberDescrObject *)d)->d_member->offset
+                           : -1;
+    }
     Py_RETURN_NONE;
 }
 
@@ -964,15 +1003,10 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__kernel(void) {
     S.cache = PyDict_New();
     S.empty = PyTuple_New(0);
-    S.s_white_men = PyUnicode_InternFromString("white_men");
-    S.s_white_kings = PyUnicode_InternFromString("white_kings");
-    S.s_black_men = PyUnicode_InternFromString("black_men");
-    S.s_black_kings = PyUnicode_InternFromString("black_kings");
-    S.s_turn = PyUnicode_InternFromString("turn");
-    S.s_geo = PyUnicode_InternFromString("geo");
-    S.s_variant = PyUnicode_InternFromString("variant");
-    if (!S.cache || !S.empty || !S.s_white_men || !S.s_white_kings || !S.s_black_men ||
-        !S.s_black_kings || !S.s_turn || !S.s_geo || !S.s_variant)
-        return NULL;
+    if (!S.cache || !S.empty) return NULL;
+    for (int f = 0; f < 7; f++) {
+        S.offsets[f] = -1;
+        if (!(S.names[f] = PyUnicode_InternFromString(FIELD_NAMES[f]))) return NULL;
+    }
     return PyModule_Create(&module);
 }

@@ -554,6 +554,7 @@ class Core:
     """One implementation of the move kernel: the C kernel or its pure-Python twin."""
 
     name: str  # "c" or "python"
+    title: str  # as `pdn --version` says it
     generate: Callable[[Position, Duplicates], list[Move]]
     captures: Callable[[Position, Duplicates], list[Move]]
     count_moves: Callable[[Position, Duplicates], int]
@@ -565,6 +566,7 @@ class Core:
 
 PYTHON = Core(
     "python",
+    "pure-Python core",
     _py_generate,
     _py_captures,
     _py_count_moves,
@@ -631,6 +633,7 @@ def _compiled() -> Core | None:
     _kernel.setup(Move, Position, Duplicates.KEEP, Duplicates.PATHS, _kernel_rules)
     return Core(
         "c",
+        "C kernel",
         _kernel.generate,
         _kernel.captures,
         _kernel.count_moves,

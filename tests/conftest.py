@@ -18,6 +18,7 @@ from sqlalchemy import Engine, create_engine, select, text
 
 from pdn.db.schema import Base
 from pdn.db.store import ImportStats, import_paths, open_database
+from pdn.position import CORES, use_core
 from pdn.validate import validate_paths
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -78,6 +79,30 @@ def corpus_files() -> list[CorpusFile]:
         CorpusFile(CORPUS / r["file"], r["variant"], int(r["games"]), r["expect"], r["encoding"])
         for r in rows
     ]
+
+
+def under_ci() -> bool:
+    """Whether the tests run under CI (CI=true), where nothing may be skipped for lack of it."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def need_core(name: str) -> None:
+    """Skip (fail under CI) when the core *name* is not here: the C kernel was not built."""
+    if name not in CORES:
+        reason = f"the {name!r} core is not built here (no C compiler at install time?)"
+        if under_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+@pytest.fixture(params=["c", "python"])
+def each_core(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run the test on the C kernel and again on its pure-Python twin."""
+    name: str = request.param
+    need_core(name)
+    previous = use_core(name)
+    yield name
+    use_core(previous.name)
 
 
 @pytest.fixture

@@ -7,6 +7,8 @@ import pytest
 from pdn.position import Duplicates, Position, perft
 from pdn.variants import get_variant
 
+pytestmark = pytest.mark.usefixtures("each_core")  # every count on both cores
+
 # variant -> counts from depth 1 (spec/perft.md, start positions)
 START = {
     "international": [9, 81, 658, 4265, 27117, 167140, 1049442],

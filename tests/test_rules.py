@@ -14,6 +14,8 @@ from pdn.notation import MoveForm, move_text
 from pdn.position import Position
 from pdn.variants import VARIANTS, get_variant
 
+pytestmark = pytest.mark.usefixtures("each_core")  # every case on both cores
+
 
 def full(variant: str, fen: str, keep: bool = False) -> list[str]:
     pos = parse_fen(fen, get_variant(variant))

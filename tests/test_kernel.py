@@ -1,0 +1,182 @@
+"""The C kernel against its pure-Python twin: the same moves, counts, positions and hashes.
+
+The published counts and rule-book cases run on both cores in test_perft.py and test_rules.py;
+here random positions of every variant's rule row are held to identical results, and the corpus
+is replayed on each core with identical reports.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from conftest import corpus_dir, need_core
+from pdn.board import BLACK, WHITE, geometry
+from pdn.cli.app import app
+from pdn.fen import parse_fen
+from pdn.position import CORES, PYTHON, Core, Duplicates, Move, Position, core, use_core
+from pdn.validate import validate_paths
+from pdn.variants import VARIANTS, Variant, get_variant
+
+RULE_ROWS = [*VARIANTS, *(f"{name}-nco" for name, v in VARIANTS.items() if v.width == 8)]
+MODES = list(Duplicates)
+
+
+@pytest.fixture(scope="module")
+def c_core() -> Core:
+    need_core("c")
+    return CORES["c"]
+
+
+@st.composite
+def positions(draw: st.DrawFn, variant: Variant) -> Position:
+    """A position of *variant*: about half the squares empty, kings rarer than men."""
+    g = geometry(variant)
+    cells = draw(st.lists(st.integers(0, 11), min_size=len(g.squares), max_size=len(g.squares)))
+    boards = [0, 0, 0, 0]  # white men, white kings, black men, black kings
+    for square, cell in zip(g.squares, cells, strict=True):
+        if cell >= 6:
+            boards[(0, 0, 2, 2, 1, 3)[cell - 6]] |= 1 << square
+    turn = draw(st.sampled_from((WHITE, BLACK)))
+    return Position(variant, *boards, turn)
+
+
+def same(c: Core, call: Callable[[Core], Any]) -> Any:
+    """call(c) and call(PYTHON), asserted equal; the value."""
+    ours, twin = call(c), call(PYTHON)
+    assert ours == twin
+    return twin
+
+
+def check_position(c: Core, pos: Position) -> None:
+    """Every kernel entry point gives the same answer on both cores."""
+    for mode in MODES:
+        moves = same(c, lambda k, m=mode: k.generate(pos, m))
+        same(c, lambda k, m=mode: k.captures(pos, m))
+        assert same(c, lambda k, m=mode: k.count_moves(pos, m)) == len(moves)
+    assert all(type(m) is Move for m in c.generate(pos, Duplicates.PATHS))
+    assert same(c, lambda k: k.has_moves(pos)) == bool(moves)
+    for move in moves:  # every path, so every way a move can be written and played
+        after, twin = c.play(pos, move), PYTHON.play(pos, move)
+        assert type(after) is Position and after.variant == twin.variant and after.geo is pos.geo
+        assert after.hash_key() == twin.hash_key() and after.digest() == twin.digest()
+    g = pos.geo
+    mine = pos.pieces(pos.turn)
+    for start in g.squares:
+        if (mine[0] | mine[1]) >> start & 1:
+            for end in g.squares:
+                same(c, lambda k, a=start, b=end: k.quiet_move(pos, a, b))
+
+
+@pytest.mark.parametrize("name", RULE_ROWS)
+def test_random_positions_agree(c_core: Core, name: str) -> None:
+    variant = get_variant(name)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(positions(variant))
+    def check(pos: Position) -> None:
+        check_position(c_core, pos)
+
+    check()
+
+
+@pytest.mark.parametrize("name", RULE_ROWS)
+def test_random_positions_perft_agree(c_core: Core, name: str) -> None:
+    variant = get_variant(name)
+
+    @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(positions(variant), st.sampled_from(MODES))
+    def check(pos: Position, mode: Duplicates) -> None:
+        same(c_core, lambda k: k.perft(pos, 3, mode))
+
+    check()
+
+
+def test_games_agree_move_by_move(c_core: Core) -> None:
+    """Random games from every start position, played on both cores side by side."""
+    for name in RULE_ROWS:
+        for seed in range(3):
+            pos = Position.start(get_variant(name))
+            for ply in range(120):
+                moves = same(c_core, lambda k, p=pos: k.generate(p, Duplicates.DROP))
+                if not moves:
+                    break
+                move = moves[(seed * 7919 + ply * 104729) % len(moves)]
+                pos = same(c_core, lambda k, p=pos, m=move: k.play(p, m))
+
+
+def test_large_boards_use_high_squares(c_core: Core) -> None:
+    """Canadian squares lie past bit 128: the man on 13 (b10) takes 8 (c11), lands on the last
+    row at 2 (d12), takes 9 (e11) backwards and ends on 15 (f10), still a man."""
+    pos = parse_fen("W:W13:B8,9", get_variant("canadian"))
+    check_position(c_core, pos)
+    (move,) = c_core.generate(pos, Duplicates.DROP)
+    g = pos.geo
+    assert [g.number(s) for s in move.path] == [13, 2, 15]
+    assert [g.number(s) for s in move.captured] == [8, 9]
+    assert not move.crowns and max(move.path) > 128
+
+
+def test_rule_tables_of_a_custom_geometry(c_core: Core) -> None:
+    """The kernel reads a position's own geometry object, not a copy of its own."""
+    v = get_variant("frisian")
+    pos = Position(v, 1 << geometry(v).squares[20], 0, 1 << geometry(v).squares[30], 0, WHITE)
+    check_position(c_core, pos)
+
+
+def test_bad_positions_are_refused(c_core: Core) -> None:
+    v = get_variant("english")
+    ghost = next(s for s in range(geometry(v).size) if s not in geometry(v).coords)
+    with pytest.raises(ValueError, match="off the board"):
+        c_core.generate(Position(v, 1 << ghost, 0, 0, 0, WHITE), Duplicates.DROP)
+    with pytest.raises(ValueError, match="turn"):
+        c_core.generate(Position(v, 0, 0, 0, 0, 2), Duplicates.DROP)
+
+
+def test_use_core_switches_and_version_says_which() -> None:
+    runner = CliRunner()
+    for name, title in (("python", "pure-Python core"), ("c", "C kernel")):
+        need_core(name)
+        previous = use_core(name)
+        try:
+            assert core().name == name
+            assert runner.invoke(app, ["--version"]).stdout.strip().endswith(f"({title})")
+        finally:
+            use_core(previous.name)
+    with pytest.raises(ValueError, match="no 'rust' core"):
+        use_core("rust")
+
+
+def test_environment_forces_the_python_core() -> None:
+    code = "from pdn.position import core; print(core().name)"
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        env={"PDN_CORE": "python", "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert run.stdout.strip() == "python"
+
+
+@pytest.mark.slow
+def test_corpus_reports_identical_on_both_cores(corpus_reports: list[dict[str, object]]) -> None:
+    """Every corpus game replayed on each core: the same JSON report, game by game."""
+    need_core("c")
+    other = "python" if core().name == "c" else "c"
+    previous = use_core(other)
+    try:
+        theirs = [r.as_dict() for r in validate_paths([corpus_dir()], workers=1)]
+    finally:
+        use_core(previous.name)
+    assert len(theirs) == len(corpus_reports) > 30_000
+    for ours, twin in zip(corpus_reports, theirs, strict=True):
+        assert json.dumps(ours, sort_keys=True) == json.dumps(twin, sort_keys=True)
