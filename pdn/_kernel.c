@@ -905,6 +905,27 @@ static PyObject *k_perft(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     return PyLong_FromUnsignedLongLong(total);
 }
 
+/* Whether the side to move can capture: exactly captures() != [], without building a move. */
+static int can_capture(const Rules *r, const Pos *p) {
+    int me = p->turn;
+    bb men = p->men[me], kings = p->kings[me];
+    bb opp = bb_or(p->men[!me], p->kings[!me]);
+    bb occupied = bb_or(bb_or(men, kings), opp);
+    bb empty = bb_andnot(r->mask, occupied);
+    bb prey = r->men_take_kings ? opp : p->men[!me];
+    if (bb_any(capturing_men(r, me, men, prey, empty))) return 1;
+    FOR_BITS(s, kings, {
+        for (int i = 0; i < r->nkcap; i++) {
+            const int16_t *step = r->step[r->kcap[i]];
+            int t = step[s];
+            if (r->flying)
+                while (t >= 0 && !bb_test(&occupied, t)) t = step[t];
+            if (t >= 0 && bb_test(&opp, t) && step[t] >= 0 && bb_test(&empty, step[t])) return 1;
+        }
+    });
+    return 0;
+}
+
 static PyObject *k_has_moves(PyObject *self, PyObject *pos) {
     POSITION_ARG(pos);
     int me = p.turn;
@@ -919,12 +940,12 @@ static PyObject *k_has_moves(PyObject *self, PyObject *pos) {
             if (t >= 0 && bb_test(&empty, t)) Py_RETURN_TRUE;
         }
     });
-    MoveList l = {0};
-    captures(r, &p, DUP_DROP, &l);
-    int found = l.n > 0, failed = l.failed;
-    list_free(&l);
-    if (failed) return PyErr_NoMemory();
-    return PyBool_FromLong(found);
+    return PyBool_FromLong(can_capture(r, &p));
+}
+
+static PyObject *k_has_captures(PyObject *self, PyObject *pos) {
+    POSITION_ARG(pos);
+    return PyBool_FromLong(can_capture(r, &p));
 }
 
 static PyObject *k_quiet_move(PyObject *self, PyObject *const *args, Py_ssize_t n) {
@@ -988,6 +1009,8 @@ static PyMethodDef methods[] = {
     {"perft", (PyCFunction)(void (*)(void))k_perft, METH_FASTCALL,
      "perft(pos, depth, duplicates): move sequences of length depth."},
     {"has_moves", k_has_moves, METH_O, "has_moves(pos): whether the side to move can move."},
+    {"has_captures", k_has_captures, METH_O,
+     "has_captures(pos): whether the side to move can capture."},
     {"quiet_move", (PyCFunction)(void (*)(void))k_quiet_move, METH_FASTCALL,
      "quiet_move(pos, start, end): the non-capturing move from start to end, or None."},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,

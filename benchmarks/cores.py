@@ -1,0 +1,106 @@
+"""Validation speed per move core (C kernel, pure-Python twin), next to py-draughts and dame-rs.
+
+Inputs as in issue 13: OCA_2.0.pdn (22,621 English games) and 3,800 International games
+(migo-wk2003.pdn, 190 games, repeated 20 times). Each pdn core runs `validate_file` on one core of
+the machine. On the International games, py-draughts' ``StandardBoard.from_pdn`` reads and replays
+each game's text, and dame-rs pushes each game's moves as written after a regular-expression split
+of the movetext (it has no PDN reader); both in their own venvs (see _env.py), in the same run.
+
+Usage: python benchmarks/cores.py
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from _env import corpus_file, other_library, timed
+from pdn.position import CORES, use_core
+from pdn.validate import validate_file
+
+REPEAT = 20
+
+PY_DRAUGHTS = """
+import json, time
+from draughts import StandardBoard
+texts = json.load(open(PATH, encoding="utf-8"))
+t = time.perf_counter()
+ok = 0
+for text in texts:
+    try:
+        StandardBoard.from_pdn(text)
+        ok += 1
+    except Exception:
+        pass
+print(json.dumps({"seconds": time.perf_counter() - t, "games": ok}))
+"""
+
+DAME = r"""
+import json, re, time
+import dame
+texts = json.load(open(PATH, encoding="utf-8"))
+MOVE = re.compile(r"\b\d{1,2}(?:[-x]\d{1,2})+\b")
+RESULT = re.compile(r"1/2-1/2|\b[0-2]-[0-2]\b|\*")
+t = time.perf_counter()
+ok = 0
+for text in texts:
+    body = RESULT.sub(" ", re.sub(r"\{[^}]*\}", " ", text.split("\n\n", 1)[-1]))
+    board = dame.Board()
+    try:
+        for move in MOVE.findall(body):
+            board.push(move)
+        ok += 1
+    except Exception:
+        pass
+print(json.dumps({"seconds": time.perf_counter() - t, "games": ok}))
+"""
+
+
+def games_of(path: Path) -> list[str]:
+    """The text of each game of *path* (a blank line before each tag section)."""
+    text = path.read_text(encoding="utf-8")
+    parts = ["[Event" + p for p in text.split("[Event")[1:]]
+    return [p.strip() + "\n" for p in parts]
+
+
+def main() -> None:
+    tmp = Path(tempfile.gettempdir())
+    games = games_of(corpus_file("international/migo-wk2003.pdn")) * REPEAT
+    archive = tmp / "pdn-bench-migo-x20.pdn"
+    archive.write_text("\n".join(games), encoding="utf-8")
+    texts = tmp / "pdn-bench-migo-x20.json"
+    texts.write_text(json.dumps(games), encoding="utf-8")
+    oca = corpus_file("english/OCA_2.0.pdn")
+
+    print("pdn validate, one process")
+    rates: dict[tuple[str, str], float] = {}
+    for name in CORES:
+        use_core(name)
+        for label, path in (("OCA_2.0.pdn", oca), (f"migo-wk2003 x{REPEAT}", archive)):
+            seconds, reports = timed(lambda p=path: validate_file(p))
+            valid = sum(r.valid for r in reports)
+            rates[name, label] = len(reports) / seconds
+            print(
+                f"  {name:6s} core  {label:18s} {len(reports):6d} games ({valid} valid) "
+                f"{seconds:6.1f} s {len(reports) / seconds:8,.0f} games/s"
+            )
+    migo = f"migo-wk2003 x{REPEAT}"
+    if "c" in CORES:
+        for label in ("OCA_2.0.pdn", migo):
+            ratio = rates["c", label] / rates["python", label]
+            print(f"  C kernel / Python core on {label}: {ratio:.2f}x")
+    print(f"the same {len(games)} International games elsewhere:")
+    best = rates.get(("c", migo), rates["python", migo])
+    for package, code in (("py-draughts", PY_DRAUGHTS), ("dame-rs", DAME)):
+        theirs = other_library(package, f"PATH = {str(texts)!r}\n" + code)
+        if theirs:
+            rate = theirs["games"] / theirs["seconds"]
+            print(
+                f"  {package:12s} {theirs['games']:6d} games replayed {theirs['seconds']:6.2f} s "
+                f"{rate:8,.0f} games/s; pdn {best / rate:.2f}x"
+            )
+
+
+if __name__ == "__main__":
+    main()
