@@ -469,6 +469,7 @@ typedef struct {
     PyObject *cache;         /* geo -> capsule of Rules */
     PyObject *empty;         /* () */
     PyObject *names[7];        /* Position's fields, in the order of enum Field */
+    PyObject *s_name;          /* "name" (of a Variant) */
     Py_ssize_t offsets[7];     /* their slot offsets in a Position, or -1: use getattr */
 } State;
 
@@ -823,6 +824,121 @@ static PyObject *position_object(PyObject *like, const Pos *p) {
     return obj;
 }
 
+/* -- the stable digest (position.py: Position.digest) --------------------------------------- */
+
+/* BLAKE2b (RFC 7693), unkeyed, for an 8-byte digest as hashlib.blake2b(digest_size=8). */
+static const uint64_t B2B_IV[8] = {
+    0x6A09E667F3BCC908ULL, 0xBB67AE8584CAA73BULL, 0x3C6EF372FE94F82BULL, 0xA54FF53A5F1D36F1ULL,
+    0x510E527FADE682D1ULL, 0x9B05688C2B3E6C1FULL, 0x1F83D9ABFB41BD6BULL, 0x5BE0CD19137E2179ULL};
+
+static const uint8_t B2B_SIGMA[12][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
+    {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
+    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13},
+    {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
+    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11},
+    {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
+    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
+    {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3}};
+
+static inline uint64_t rotr64(uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
+
+static void b2b_compress(uint64_t h[8], const uint8_t block[128], uint64_t t, int last) {
+    uint64_t v[16], m[16];
+    for (int i = 0; i < 8; i++) {
+        v[i] = h[i];
+        v[i + 8] = B2B_IV[i];
+    }
+    v[12] ^= t; /* the byte counter's high word stays 0: texts are short */
+    if (last) v[14] = ~v[14];
+    for (int i = 0; i < 16; i++) {
+        uint64_t x = 0;
+        for (int b = 7; b >= 0; b--) x = (x << 8) | block[8 * i + b];
+        m[i] = x;
+    }
+#define B2B_G(a, b, c, d, x, y)                \
+    do {                                       \
+        v[a] = v[a] + v[b] + (x);              \
+        v[d] = rotr64(v[d] ^ v[a], 32);        \
+        v[c] = v[c] + v[d];                    \
+        v[b] = rotr64(v[b] ^ v[c], 24);        \
+        v[a] = v[a] + v[b] + (y);              \
+        v[d] = rotr64(v[d] ^ v[a], 16);        \
+        v[c] = v[c] + v[d];                    \
+        v[b] = rotr64(v[b] ^ v[c], 63);        \
+    } while (0)
+    for (int i = 0; i < 12; i++) {
+        const uint8_t *s = B2B_SIGMA[i];
+        B2B_G(0, 4, 8, 12, m[s[0]], m[s[1]]);
+        B2B_G(1, 5, 9, 13, m[s[2]], m[s[3]]);
+        B2B_G(2, 6, 10, 14, m[s[4]], m[s[5]]);
+        B2B_G(3, 7, 11, 15, m[s[6]], m[s[7]]);
+        B2B_G(0, 5, 10, 15, m[s[8]], m[s[9]]);
+        B2B_G(1, 6, 11, 12, m[s[10]], m[s[11]]);
+        B2B_G(2, 7, 8, 13, m[s[12]], m[s[13]]);
+        B2B_G(3, 4, 9, 14, m[s[14]], m[s[15]]);
+    }
+#undef B2B_G
+    for (int i = 0; i < 8; i++) h[i] ^= v[i] ^ v[i + 8];
+}
+
+/* The first 8 bytes of BLAKE2b-64 of data, read big-endian and signed, as position.py does. */
+static int64_t blake2b_64(const uint8_t *data, size_t len) {
+    uint64_t h[8];
+    uint8_t block[128];
+    uint64_t t = 0;
+    memcpy(h, B2B_IV, sizeof(h));
+    h[0] ^= 0x01010000ULL ^ 8; /* fanout 1, depth 1, no key, 8-byte digest */
+    while (len > 128) {
+        t += 128;
+        b2b_compress(h, data, t, 0);
+        data += 128;
+        len -= 128;
+    }
+    memset(block, 0, sizeof(block));
+    memcpy(block, data, len);
+    t += len;
+    b2b_compress(h, block, t, 1);
+    uint64_t big = 0; /* h[0]'s bytes are the digest, in little-endian order */
+    for (int i = 0; i < 8; i++) big = (big << 8) | ((h[0] >> (8 * i)) & 0xFF);
+    return (int64_t)big;
+}
+
+/* The decimal digits of b, as str(int) writes them; returns their number. */
+static int decimal(const bb *b, char *out) {
+    uint32_t limb[2 * NW];
+    for (int i = 0; i < NW; i++) {
+        limb[2 * i] = (uint32_t)b->w[i];
+        limb[2 * i + 1] = (uint32_t)(b->w[i] >> 32);
+    }
+    int n = 2 * NW, len = 0;
+    char rev[8 * NW * 3];
+    while (n && !limb[n - 1]) n--;
+    if (!n) {
+        out[0] = '0';
+        return 1;
+    }
+    while (n) {
+        uint64_t rem = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            uint64_t cur = (rem << 32) | limb[i];
+            limb[i] = (uint32_t)(cur / 1000000000u);
+            rem = cur % 1000000000u;
+        }
+        while (n && !limb[n - 1]) n--;
+        for (int k = 0; k < 9 && (n || rem); k++) { /* the last chunk without leading zeros */
+            rev[len++] = (char)('0' + rem % 10);
+            rem /= 10;
+        }
+    }
+    for (int i = 0; i < len; i++) out[i] = rev[len - 1 - i];
+    return len;
+}
+
 /* -- module functions ------------------------------------------------------------------------ */
 
 static PyObject *k_setup(PyObject *self, PyObject *args) {
@@ -943,6 +1059,76 @@ static PyObject *k_has_moves(PyObject *self, PyObject *pos) {
     return PyBool_FromLong(can_capture(r, &p));
 }
 
+/* A growing text buffer. */
+typedef struct {
+    char *text;
+    size_t len, cap;
+    char small[256];
+} Text;
+
+static int text_add(Text *t, const char *s, size_t n) {
+    if (t->len + n > t->cap) {
+        size_t cap = 2 * (t->len + n);
+        char *bigger = PyMem_Malloc(cap);
+        if (!bigger) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(bigger, t->text, t->len);
+        if (t->text != t->small) PyMem_Free(t->text);
+        t->text = bigger;
+        t->cap = cap;
+    }
+    memcpy(t->text + t->len, s, n);
+    t->len += n;
+    return 0;
+}
+
+/* Append str(obj) (repr(obj) when repr is set). */
+static int text_add_object(Text *t, PyObject *obj, int repr) {
+    PyObject *s = repr ? PyObject_Repr(obj) : PyObject_Str(obj);
+    if (!s) return -1;
+    Py_ssize_t n;
+    const char *u = PyUnicode_AsUTF8AndSize(s, &n);
+    int err = u ? text_add(t, u, (size_t)n) : -1;
+    Py_DECREF(s);
+    return err;
+}
+
+/* digest(pos): blake2b-64 of f"{variant.name}:{hash_key()}", as Position.digest computes it. */
+static PyObject *k_digest(PyObject *self, PyObject *pos) {
+    const int order[5] = {F_WHITE_MEN, F_WHITE_KINGS, F_BLACK_MEN, F_BLACK_KINGS, F_TURN};
+    PyObject *variant = NULL, *name = NULL, *out = NULL;
+    Text t;
+    t.text = t.small;
+    t.len = 0;
+    t.cap = sizeof(t.small);
+    if (!(variant = field(pos, F_VARIANT)) || !(name = PyObject_GetAttr(variant, S.s_name)))
+        goto done;
+    if (text_add_object(&t, name, 0) < 0 || text_add(&t, ":(", 2) < 0) goto done;
+    for (int i = 0; i < 5; i++) {
+        PyObject *v = field(pos, order[i]);
+        if (!v) goto done;
+        bb b;
+        char digits[8 * NW * 3];
+        int err;
+        if (PyLong_CheckExact(v) && bb_from_int(v, &b) == 0) {
+            err = text_add(&t, digits, (size_t)decimal(&b, digits));
+        } else { /* not a plain int that fits a board: as the tuple's repr writes it */
+            PyErr_Clear();
+            err = text_add_object(&t, v, 1);
+        }
+        Py_DECREF(v);
+        if (err < 0 || text_add(&t, i < 4 ? ", " : ")", i < 4 ? 2 : 1) < 0) goto done;
+    }
+    out = PyLong_FromLongLong(blake2b_64((const uint8_t *)t.text, t.len));
+done:
+    if (t.text != t.small) PyMem_Free(t.text);
+    Py_XDECREF(variant);
+    Py_XDECREF(name);
+    return out;
+}
+
 static PyObject *k_has_captures(PyObject *self, PyObject *pos) {
     POSITION_ARG(pos);
     return PyBool_FromLong(can_capture(r, &p));
@@ -1009,6 +1195,7 @@ static PyMethodDef methods[] = {
     {"perft", (PyCFunction)(void (*)(void))k_perft, METH_FASTCALL,
      "perft(pos, depth, duplicates): move sequences of length depth."},
     {"has_moves", k_has_moves, METH_O, "has_moves(pos): whether the side to move can move."},
+    {"digest", k_digest, METH_O, "digest(pos): the position's stable signed 64-bit hash."},
     {"has_captures", k_has_captures, METH_O,
      "has_captures(pos): whether the side to move can capture."},
     {"quiet_move", (PyCFunction)(void (*)(void))k_quiet_move, METH_FASTCALL,
@@ -1026,7 +1213,8 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__kernel(void) {
     S.cache = PyDict_New();
     S.empty = PyTuple_New(0);
-    if (!S.cache || !S.empty) return NULL;
+    S.s_name = PyUnicode_InternFromString("name");
+    if (!S.cache || !S.empty || !S.s_name) return NULL;
     for (int f = 0; f < 7; f++) {
         S.offsets[f] = -1;
         if (!(S.names[f] = PyUnicode_InternFromString(FIELD_NAMES[f]))) return NULL;

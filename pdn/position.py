@@ -1,9 +1,10 @@
 """Bitboard positions, legal move generation for every variant, making moves, perft.
 
-Two cores implement the move kernel (generation, counting, perft, playing a move): the compiled
-C kernel (pdn/_kernel.c, built by ``pip install`` where a C compiler is present) and the pure
-Python below, its twin and reference. The C kernel runs when it was built; ``PDN_CORE=python``
-in the environment, or use_core("python"), selects the twin. Tests hold them to identical results.
+Two cores implement the move kernel (generation, counting, perft, playing a move, the digest):
+the compiled C kernel (pdn/_kernel.c, built by ``pip install`` where a C compiler is present) and
+the pure Python below, its twin and reference. The C kernel runs when it was built;
+``PDN_CORE=python`` in the environment, or use_core("python"), selects the twin. Tests hold them
+to identical results.
 """
 
 from __future__ import annotations
@@ -149,8 +150,7 @@ class Position:
 
     def digest(self) -> int:
         """A stable signed 64-bit hash of variant, pieces and side to move (for databases)."""
-        text = f"{self.variant.name}:{self.hash_key()}".encode()
-        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big", signed=True)
+        return _core.digest(self)
 
     def hash_key(self) -> tuple[int, int, int, int, int]:
         """Everything that identifies the position for repetition."""
@@ -530,6 +530,12 @@ def _py_quiet_move(pos: Position, start: int, end: int) -> Move | None:
     return None
 
 
+def _py_digest(pos: Position) -> int:
+    """The first 8 bytes of blake2b over "name:(white men, white kings, ..., turn)", signed."""
+    text = f"{pos.variant.name}:{pos.hash_key()}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big", signed=True)
+
+
 def _py_has_moves(pos: Position) -> bool:
     """Whether the side to move has any legal move."""
     men, kings, opp_men, opp_kings = pos._sides()
@@ -562,6 +568,7 @@ class Core:
     has_moves: Callable[[Position], bool]
     quiet_move: Callable[[Position, int, int], Move | None]
     play: Callable[[Position, Move], Position]
+    digest: Callable[[Position], int]
 
 
 PYTHON = Core(
@@ -574,6 +581,7 @@ PYTHON = Core(
     _py_has_moves,
     _py_quiet_move,
     _py_play,
+    _py_digest,
 )
 
 _CROWNING = (Crowning.STOP, Crowning.CONTINUE, Crowning.PASS)  # as numbered in _kernel.c
@@ -641,6 +649,7 @@ def _compiled() -> Core | None:
         _kernel.has_moves,
         _kernel.quiet_move,
         _kernel.play,
+        _kernel.digest,
     )
 
 
