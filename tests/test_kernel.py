@@ -128,6 +128,14 @@ def test_large_boards_use_high_squares(c_core: Core) -> None:
     assert not move.crowns and max(move.path) > 128
 
 
+def test_turkish_depth_7_counts_every_path_as_kish_does(c_core: Core) -> None:
+    """The kish crate's perft table (examples/perft.rs), the source of spec/perft.md's Turkish
+    row, goes on to 10,782,382 at depth 7: the first depth where two capture paths differ only
+    in their landing squares, so kish counts every path (our paths mode)."""
+    start = Position.start(get_variant("turkish"))
+    assert c_core.perft(start, 7, Duplicates.PATHS) == 10_782_382
+
+
 def test_rule_tables_of_a_custom_geometry(c_core: Core) -> None:
     """The kernel reads a position's own geometry object, not a copy of its own."""
     v = get_variant("frisian")
