@@ -1134,43 +1134,102 @@ static PyObject *k_has_captures(PyObject *self, PyObject *pos) {
     return PyBool_FromLong(can_capture(r, &p));
 }
 
-static PyObject *k_quiet_move(PyObject *self, PyObject *const *args, Py_ssize_t n) {
-    if (n != 3) return PyErr_Format(PyExc_TypeError, "quiet_move(pos, start, end)");
-    POSITION_ARG(args[0]);
-    long start = PyLong_AsLong(args[1]), end = PyLong_AsLong(args[2]);
-    if (PyErr_Occurred()) return NULL;
-    if (start < 0 || end < 0) return PyErr_Format(PyExc_ValueError, "negative shift count");
-    int me = p.turn;
-    bb occupied = bb_or(bb_or(p.men[0], p.kings[0]), bb_or(p.men[1], p.kings[1]));
-    if (end >= r->size || start >= r->size || bb_test(&occupied, (int)end) ||
-        !bb_test(&r->mask, (int)end))
-        Py_RETURN_NONE;
-    MoveList l = {0};
-    if (bb_test(&p.men[me], (int)start)) {
+/* Add the non-capturing move from start to end to l, if the piece there may make it. */
+static void quiet_between(const Rules *r, const Pos *p, int start, int end, MoveList *l) {
+    int me = p->turn;
+    bb occupied = bb_or(bb_or(p->men[0], p->kings[0]), bb_or(p->men[1], p->kings[1]));
+    if (end >= r->size || start >= r->size || bb_test(&occupied, end) || !bb_test(&r->mask, end))
+        return;
+    if (bb_test(&p->men[me], start)) {
         for (int i = 0; i < r->nman[me]; i++)
             if (end - start == r->offset[r->man[me][i]]) {
-                add_quiet(&l, (int)start, (int)end, bb_test(&r->crown[me], (int)end), 0);
-                break;
+                add_quiet(l, start, end, bb_test(&r->crown[me], end), 0);
+                return;
             }
-    } else if (bb_test(&p.kings[me], (int)start)) {
-        for (int i = 0; i < r->nking && !l.n; i++) {
+    } else if (bb_test(&p->kings[me], start)) {
+        for (int i = 0; i < r->nking; i++) {
             const int16_t *step = r->step[r->king[i]];
             for (int t = step[start]; t >= 0 && !bb_test(&occupied, t); t = step[t]) {
                 if (t == end) {
-                    add_quiet(&l, (int)start, (int)end, 0, 1);
-                    break;
+                    add_quiet(l, start, end, 0, 1);
+                    return;
                 }
                 if (!r->flying) break;
             }
         }
     }
-    if (l.failed) {
-        list_free(&l);
-        return PyErr_NoMemory();
+}
+
+/* The two squares of quiet_move() and moves_between(); negative ones as Python's shifts refuse. */
+static int two_squares(PyObject *a, PyObject *b, long *start, long *end) {
+    *start = PyLong_AsLong(a);
+    *end = PyLong_AsLong(b);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int append_move(PyObject *list, const MoveList *l, const CMove *m) {
+    PyObject *move = move_object(l, m);
+    int err = move ? PyList_Append(list, move) : -1;
+    Py_XDECREF(move);
+    return err;
+}
+
+/* Add the quiet move from start to end to l (as quiet_between), refusing negative squares. */
+static int quiet_checked(const Rules *r, const Pos *p, long start, long end, MoveList *l) {
+    if (start < 0 || end < 0) {
+        PyErr_SetString(PyExc_ValueError, "negative shift count");
+        return -1;
     }
-    PyObject *out = l.n ? move_object(&l, &l.mv[0]) : Py_NewRef(Py_None);
+    quiet_between(r, p, (int)(start < MAXSQ ? start : MAXSQ), (int)(end < MAXSQ ? end : MAXSQ), l);
+    if (l->failed) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *k_quiet_move(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n != 3) return PyErr_Format(PyExc_TypeError, "quiet_move(pos, start, end)");
+    POSITION_ARG(args[0]);
+    long start, end;
+    MoveList l = {0};
+    PyObject *out = NULL;
+    if (two_squares(args[1], args[2], &start, &end) == 0 &&
+        quiet_checked(r, &p, start, end, &l) == 0)
+        out = l.n ? move_object(&l, &l.mv[0]) : Py_NewRef(Py_None);
     list_free(&l);
     return out;
+}
+
+/* moves_between(pos, start, end): the captures from start to end the rules allow, then the
+ * quiet move from start to end where capturing is not compulsory: what "a-b" or "axb" means. */
+static PyObject *k_moves_between(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n != 3) return PyErr_Format(PyExc_TypeError, "moves_between(pos, start, end)");
+    POSITION_ARG(args[0]);
+    long start, end;
+    if (two_squares(args[1], args[2], &start, &end) < 0) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    MoveList l = {0};
+    if (can_capture(r, &p)) captures(r, &p, DUP_DROP, &l);
+    if (l.failed) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    int found = l.n;
+    for (int i = 0; i < found; i++)
+        if (l.mv[i].from == start && l.mv[i].to == end && append_move(out, &l, &l.mv[i]) < 0)
+            goto fail;
+    if (!found || r->optional) {
+        if (quiet_checked(r, &p, start, end, &l) < 0) goto fail;
+        if (l.n > found && append_move(out, &l, &l.mv[found]) < 0) goto fail;
+    }
+    list_free(&l);
+    return out;
+fail:
+    list_free(&l);
+    Py_DECREF(out);
+    return NULL;
 }
 
 static PyObject *k_play(PyObject *self, PyObject *const *args, Py_ssize_t n) {
@@ -1200,6 +1259,8 @@ static PyMethodDef methods[] = {
      "has_captures(pos): whether the side to move can capture."},
     {"quiet_move", (PyCFunction)(void (*)(void))k_quiet_move, METH_FASTCALL,
      "quiet_move(pos, start, end): the non-capturing move from start to end, or None."},
+    {"moves_between", (PyCFunction)(void (*)(void))k_moves_between, METH_FASTCALL,
+     "moves_between(pos, start, end): the legal moves from start to end."},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,
      "play(pos, move): the position after move."},
     {NULL, NULL, 0, NULL},

@@ -220,6 +220,13 @@ class Position:
         """
         return _core.quiet_move(self, start, end)
 
+    def moves_between(self, start: int, end: int) -> list[Move]:
+        """The legal moves from *start* to *end*: what a move written ``a-b`` or ``axb`` can
+        mean. The captures from start to end the rules allow (one per captured set, in generation
+        order), then the quiet move, where there is one and capturing is not compulsory.
+        """
+        return _core.moves_between(self, start, end)
+
     def has_moves(self) -> bool:
         """Whether the side to move has any legal move."""
         return _core.has_moves(self)
@@ -530,6 +537,16 @@ def _py_quiet_move(pos: Position, start: int, end: int) -> Move | None:
     return None
 
 
+def _py_moves_between(pos: Position, start: int, end: int) -> list[Move]:
+    """The legal moves from *start* to *end* (see Position.moves_between)."""
+    captures = _py_captures(pos)
+    found = [m for m in captures if m.path[0] == start and m.path[-1] == end]
+    if captures and not pos.variant.capture_optional:
+        return found
+    quiet = _py_quiet_move(pos, start, end)
+    return found if quiet is None else [*found, quiet]
+
+
 def _py_digest(pos: Position) -> int:
     """The first 8 bytes of blake2b over "name:(white men, white kings, ..., turn)", signed."""
     text = f"{pos.variant.name}:{pos.hash_key()}".encode()
@@ -567,6 +584,7 @@ class Core:
     perft: Callable[[Position, int, Duplicates], int]
     has_moves: Callable[[Position], bool]
     quiet_move: Callable[[Position, int, int], Move | None]
+    moves_between: Callable[[Position, int, int], list[Move]]
     play: Callable[[Position, Move], Position]
     digest: Callable[[Position], int]
 
@@ -580,6 +598,7 @@ PYTHON = Core(
     _py_perft,
     _py_has_moves,
     _py_quiet_move,
+    _py_moves_between,
     _py_play,
     _py_digest,
 )
@@ -648,6 +667,7 @@ def _compiled() -> Core | None:
         _kernel.perft,
         _kernel.has_moves,
         _kernel.quiet_move,
+        _kernel.moves_between,
         _kernel.play,
         _kernel.digest,
     )

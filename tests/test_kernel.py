@@ -59,6 +59,7 @@ def same(c: Core, call: Callable[[Core], Any]) -> Any:
 
 def check_position(c: Core, pos: Position) -> None:
     """Every kernel entry point gives the same answer on both cores."""
+    drop = c.generate(pos, Duplicates.DROP)
     for mode in MODES:
         moves = same(c, lambda k, m=mode: k.generate(pos, m))
         same(c, lambda k, m=mode: k.captures(pos, m))
@@ -73,10 +74,15 @@ def check_position(c: Core, pos: Position) -> None:
         same(c, lambda k, p=after: k.digest(p))
     g = pos.geo
     mine = pos.pieces(pos.turn)
+    pairs = {(m.path[0], m.path[-1]) for m in drop}
     for start in g.squares:
         if (mine[0] | mine[1]) >> start & 1:
+            pairs |= {(start, g.squares[0]), (start, g.squares[-1])}
             for end in g.squares:
                 same(c, lambda k, a=start, b=end: k.quiet_move(pos, a, b))
+    for start, end in pairs:
+        between = same(c, lambda k, a=start, b=end: k.moves_between(pos, a, b))
+        assert between == [m for m in drop if m.path[0] == start and m.path[-1] == end]
 
 
 @pytest.mark.parametrize("name", RULE_ROWS)
