@@ -177,41 +177,8 @@ class Position:
     def has_captures(self) -> bool:
         """Whether the side to move can capture: exactly ``bool(self.captures())``, decided
         without building a move (precedence only chooses among captures, never removes them all).
-
-        A capture exists when a man stands next to an enemy piece it may take (Italian men: not
-        a king) in one of its capture directions with the square behind empty, or when the first
-        piece along one of a king's capture lines (the next square only, for kings that step) is
-        an enemy piece with the square behind it empty.
         """
-        men, kings, opp_men, opp_kings = self._sides()
-        g = self.geo
-        v = self.variant
-        opp = opp_men | opp_kings
-        occupied = men | kings | opp
-        empty = g.mask & ~occupied
-        prey = opp if v.men_capture_kings else opp_men
-        if men and _capturing_men(g, self.turn, men, prey, empty):
-            return True
-        if not kings:
-            return False
-        if not v.flying_kings:
-            for d in g.king_capture_dirs:
-                o = d.offset
-                if o > 0:
-                    if kings & (opp >> o) & (empty >> (o + o)):
-                        return True
-                elif kings & (opp << -o) & (empty << -(o + o)):
-                    return True
-            return False
-        for s in _bits(kings):
-            for d in g.king_capture_dirs:
-                ray = d.rays[s]
-                for i, t in enumerate(ray):
-                    if occupied >> t & 1:
-                        if opp >> t & 1 and i + 1 < len(ray) and empty >> ray[i + 1] & 1:
-                            return True
-                        break
-        return False
+        return _core.has_captures(self)
 
     def quiet_move(self, start: int, end: int) -> Move | None:
         """The non-capturing move from *start* to *end*, if the piece there may make it.
@@ -514,6 +481,45 @@ def _py_captures(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> lis
     return _captures(pos.geo, pos.variant, pos.turn, men, kings, opp_men, opp_kings, duplicates)
 
 
+def _py_has_captures(pos: Position) -> bool:
+    """Whether the side to move can capture (see Position.has_captures).
+
+    A capture exists when a man stands next to an enemy piece it may take (Italian men: not
+    a king) in one of its capture directions with the square behind empty, or when the first
+    piece along one of a king's capture lines (the next square only, for kings that step) is
+    an enemy piece with the square behind it empty.
+    """
+    men, kings, opp_men, opp_kings = pos._sides()
+    g = pos.geo
+    v = pos.variant
+    opp = opp_men | opp_kings
+    occupied = men | kings | opp
+    empty = g.mask & ~occupied
+    prey = opp if v.men_capture_kings else opp_men
+    if men and _capturing_men(g, pos.turn, men, prey, empty):
+        return True
+    if not kings:
+        return False
+    if not v.flying_kings:
+        for d in g.king_capture_dirs:
+            o = d.offset
+            if o > 0:
+                if kings & (opp >> o) & (empty >> (o + o)):
+                    return True
+            elif kings & (opp << -o) & (empty << -(o + o)):
+                return True
+        return False
+    for s in _bits(kings):
+        for d in g.king_capture_dirs:
+            ray = d.rays[s]
+            for i, t in enumerate(ray):
+                if occupied >> t & 1:
+                    if opp >> t & 1 and i + 1 < len(ray) and empty >> ray[i + 1] & 1:
+                        return True
+                    break
+    return False
+
+
 def _py_quiet_move(pos: Position, start: int, end: int) -> Move | None:
     """The non-capturing move from *start* to *end*, if the piece there may make it."""
     men, kings, opp_men, opp_kings = pos._sides()
@@ -583,6 +589,7 @@ class Core:
     count_moves: Callable[[Position, Duplicates], int]
     perft: Callable[[Position, int, Duplicates], int]
     has_moves: Callable[[Position], bool]
+    has_captures: Callable[[Position], bool]
     quiet_move: Callable[[Position, int, int], Move | None]
     moves_between: Callable[[Position, int, int], list[Move]]
     play: Callable[[Position, Move], Position]
@@ -597,6 +604,7 @@ PYTHON = Core(
     _py_count_moves,
     _py_perft,
     _py_has_moves,
+    _py_has_captures,
     _py_quiet_move,
     _py_moves_between,
     _py_play,
@@ -666,6 +674,7 @@ def _compiled() -> Core | None:
         _kernel.count_moves,
         _kernel.perft,
         _kernel.has_moves,
+        _kernel.has_captures,
         _kernel.quiet_move,
         _kernel.moves_between,
         _kernel.play,

@@ -66,6 +66,7 @@ def check_position(c: Core, pos: Position) -> None:
         assert same(c, lambda k, m=mode: k.count_moves(pos, m)) == len(moves)
     assert all(type(m) is Move for m in c.generate(pos, Duplicates.PATHS))
     assert same(c, lambda k: k.has_moves(pos)) == bool(moves)
+    assert same(c, lambda k: k.has_captures(pos)) == bool(c.captures(pos, Duplicates.DROP))
     same(c, lambda k: k.digest(pos))
     for move in moves:  # every path, so every way a move can be written and played
         after, twin = c.play(pos, move), PYTHON.play(pos, move)
