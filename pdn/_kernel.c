@@ -1267,8 +1267,11 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "pdn._kernel",
-    "The compiled move kernel: the C twin of pdn.position's move generation.", -1, methods,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "pdn._kernel",
+    .m_doc = "The compiled move kernel: the C twin of pdn.position's move generation.",
+    .m_size = -1,
+    .m_methods = methods,
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
