@@ -69,8 +69,7 @@ def written_moves(pos: Position, squares: Sequence[str]) -> list[Move]:
     """The legal moves of *pos* a move written with *squares* can mean, one per position they
     reach (empty when none fits); raises SquareError for a square the board does not have.
 
-    - ``a-b`` or ``axb``: the moves from a to b (a plain move is checked without generating any
-      move: Position.has_captures() says whether a capture is compulsory instead);
+    - ``a-b`` or ``axb``: the moves from a to b (Position.moves_between);
     - Russian short ``ed4``: the moves from file e to d4;
     - squares written between the first and the last: a capture whose path lands on exactly those
       squares, in that order (whichever order the rules let the pieces be taken in); failing that,
@@ -90,16 +89,7 @@ def written_moves(pos: Position, squares: Sequence[str]) -> list[Move]:
         end = g.parse_square(last)
         legal = pos.legal_moves()
         return [m for m in legal if g.coords[m.path[0]][0] == file and m.path[-1] == end]
-    a, b = g.parse_square(first), g.parse_square(last)
-    quiet = pos.quiet_move(a, b)
-    optional = pos.variant.capture_optional
-    if quiet is not None and not optional and not pos.has_captures():
-        return [quiet]
-    # a capture, where there is one, is compulsory; it may end where a plain move would
-    found = [m for m in pos.captures() if m.path[0] == a and m.path[-1] == b]
-    if quiet is not None and optional:
-        found.append(quiet)
-    return found
+    return pos.moves_between(g.parse_square(first), g.parse_square(last))
 
 
 def _written_path(pos: Position, squares: Sequence[str]) -> list[Move]:
