@@ -28,7 +28,7 @@ from pdn.cli.common import (
 )
 from pdn.convert import Captures, Style, convert_paths
 from pdn.diagram import svg_diagram
-from pdn.files import MissingPathError
+from pdn.files import FileProblem, MissingPathError
 from pdn.listing import list_games
 from pdn.reader import read_games
 from pdn.replay import replay_game
@@ -43,9 +43,13 @@ def list_command(
 ) -> None:
     """One row per game, then the number of games and of syntax errors."""
     table = Table("file", "#", "line", "White", "Black", "Event", "Date", "Result", "plies")
-    games = errors = 0
+    games = errors = problems = 0
     try:
         for row in list_games(paths):
+            if isinstance(row, FileProblem):
+                problems += 1
+                err.print(str(row), markup=False, highlight=False)
+                continue
             games += 1
             if row.error is not None:
                 errors += 1
@@ -69,8 +73,10 @@ def list_command(
     if not as_json:
         out.print(table)
     summary = f"{games} games, {errors} syntax errors"
+    if problems:
+        summary += f", {problems} files without games read"
     (err if as_json else out).print(summary, markup=False, highlight=False)
-    raise typer.Exit(1 if errors else 0)
+    raise typer.Exit(1 if errors or problems else 0)
 
 
 def _summary_table(summary: Summary, candidates: bool = False) -> Table:

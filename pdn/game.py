@@ -179,6 +179,25 @@ class Source:
     encoding: str = "utf-8"
 
 
+def located(line: int, column: int | None, message: str) -> str:
+    """A warning on a game, as ``line L: message`` or ``line L:C: message`` (see
+    :func:`warning_place`)."""
+    where = f"{line}:{column}" if column is not None else str(line)
+    return f"line {where}: {message}"
+
+
+_PLACE = re.compile(r"line (\d+)(?::(\d+))?: ")
+
+
+def warning_place(warning: str) -> tuple[int | None, int | None, str]:
+    """Line, column (None when not given) and message of a warning made by :func:`located`."""
+    m = _PLACE.match(warning)
+    if not m:
+        return None, None, warning
+    column = int(m.group(2)) if m.group(2) else None
+    return int(m.group(1)), column, warning[m.end() :]
+
+
 @dataclass(slots=True)
 class PdnSyntaxError:
     """A game that could not be parsed, located in its file."""
@@ -205,6 +224,7 @@ class Game:
     __slots__ = (
         "_body",
         "_loader",
+        "_plies",
         "raw",
         "source",
         "syntax_error",
@@ -224,6 +244,7 @@ class Game:
         self.tags = tags if tags is not None else Tags()
         self._body = body if body is not None or loader is not None else []
         self._loader = loader
+        self._plies: int | None = None  # main-line moves, counted while reading
         self.terminator = terminator  # the result or "*" that ended the movetext
         self.source = source or Source()
         self.warnings: list[str] = []
@@ -243,6 +264,7 @@ class Game:
     def body(self, nodes: list[Node]) -> None:
         self._body = nodes
         self._loader = None
+        self._plies = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -340,3 +362,10 @@ class Game:
     def mainline(self) -> list[MoveNode]:
         """The moves of the main line."""
         return [n for n in self.body if isinstance(n, MoveNode)]
+
+    def ply_count(self) -> int:
+        """How many moves the main line holds: ``len(self.mainline())``, counted while reading
+        when the movetext has not been built (or was not kept: ``headers_only``)."""
+        if self._plies is None or (self._loader is None and self._body):
+            return len(self.mainline())
+        return self._plies

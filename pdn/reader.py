@@ -1,8 +1,20 @@
-"""Read PDN: bytes → text → game chunks → Lark parse → Game, with errors located in the file.
+"""Read PDN: bytes → lines → game chunks → tokens → Game, with every problem located in the file.
 
-A file is decoded as UTF-8 (BOM or not) or, when it is not valid UTF-8, as cp1252; it is then cut
-into chunks of whole games by a line scanner (a tag line after movetext starts a new chunk), so a
-broken game never costs the games after it and memory stays constant whatever the file's size.
+One reading loop serves every use: a full read, ``headers_only`` (the movetext is not kept) and
+``select`` (games whose tags it rejects are not yielded) are options over the same loop, so the
+games, their indexes, lines and offsets never differ between them.
+
+- Lines (pdn/lines.py) are read in blocks; a line over the size limit is passed over unread.
+- A line scanner cuts the lines into chunks of whole games: a tag line after movetext, a line
+  that ends a game with its result, or a comment left open that runs into a blank line and a
+  tag line starts a new chunk. A broken game never costs the games after it, and a chunk larger
+  than the size limit is reported as one game too large and passed over.
+- Each chunk is decoded on its own: UTF-8, or cp1252 with a warning (pdn/lines.py reads UTF-16).
+- Its tokens (pdn/tokens.py) are cut into games: a game starts at a tag pair, or at a move or
+  move number that begins a line (or follows the previous game's end); it ends at its result
+  or "*", at the next tag section or at the end of its chunk. Text that is neither a tag nor a
+  game is skipped with a warning on the game nearest to it: it is never a game of its own.
+- A game's movetext tree is built from its tokens only when first asked for (:attr:`Game.body`).
 """
 
 from __future__ import annotations
@@ -11,46 +23,90 @@ import codecs
 import io
 import os
 import re
+import sys
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from pdn.game import CommentNode, Game, MoveNode, Node, PdnSyntaxError, SetupNode, Source, Tags
+from pdn.files import STDIN, shown_name
+from pdn.game import (
+    CommentNode,
+    Game,
+    MoveNode,
+    Node,
+    PdnSyntaxError,
+    SetupNode,
+    Source,
+    Tags,
+    located,
+)
+from pdn.lines import BLOCK, Line, binary_lines, sniff, text_lines
+from pdn.tokens import (
+    COMMENT,
+    ERROR,
+    JUNK,
+    LINE_COMMENT,
+    LPAR,
+    NAG,
+    PAREN_COMMENT,
+    PLAIN_RUN,
+    RESULT,
+    RPAR,
+    RUN,
+    SETUP,
+    STAR,
+    TAGS,
+    token_re,
+)
 
 Selector = Callable[[Tags], bool]
 PdnSource = str | os.PathLike[str] | BinaryIO | TextIO
-Lines = Iterator[tuple[int, str]]  # (byte offset, text) of each line
+
+MAX_GAME_BYTES = 4 << 20  # a game or run of text larger than this is reported and passed over
+LIMIT_VARIABLE = "PDN_MAX_GAME_BYTES"  # the environment variable that changes it
+MAX_DEPTH = 50  # variations nested deeper are a syntax error of their game (the corpus: 4)
+
+# -- decoding ------------------------------------------------------------------------------------
 
 
-@cache
-def parser() -> Lark:
-    """The LALR parser of pdn.lark (built once)."""
-    grammar = files("pdn").joinpath("pdn.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False)
+def _latin1_rest(exc: UnicodeError) -> tuple[str, int]:
+    """The five bytes cp1252 leaves undefined, read as Latin-1."""
+    assert isinstance(exc, UnicodeDecodeError)
+    return exc.object[exc.start : exc.end].decode("latin-1"), exc.end
 
 
-# -- decoding and lines --------------------------------------------------------------------
+codecs.register_error("pdn-latin1", _latin1_rest)
 
-_BLOCK = 1 << 20
+
+def _decode(data: bytes, first_line: int) -> tuple[str, str, str | None]:
+    """Text, encoding and a warning (None when the bytes are UTF-8) of one chunk."""
+    try:
+        return data.decode("utf-8"), "utf-8", None
+    except UnicodeDecodeError as exc:
+        line = first_line + data.count(b"\n", 0, exc.start)
+        bad = data[exc.start]
+        warning = located(line, None, f"not UTF-8 (byte 0x{bad:02X}): this game read as cp1252")
+        return data.decode("cp1252", "pdn-latin1"), "cp1252", warning
 
 
 def detect_encoding(fh: BinaryIO) -> str:
-    """'utf-8-sig', 'utf-8' or 'cp1252' for the rest of a seekable binary stream."""
+    """What a seekable binary stream holds from where it stands: 'utf-16-le' or 'utf-16-be'
+    (BOM), 'utf-8-sig', 'utf-8', or 'cp1252' when some of it is not UTF-8 (read per game)."""
     start = fh.tell()
-    head = fh.read(3)
-    bom = head == codecs.BOM_UTF8
+    head = fh.read(BLOCK)
+    family = sniff(head)
+    if family.startswith("utf-16"):
+        fh.seek(start)
+        return family
+    bom = head.startswith(codecs.BOM_UTF8)
     decoder = codecs.getincrementaldecoder("utf-8")()
     data = head
     try:
         while data:
             decoder.decode(data)
-            data = fh.read(_BLOCK)
+            data = fh.read(BLOCK)
         decoder.decode(b"", final=True)
         encoding = "utf-8-sig" if bom else "utf-8"
     except UnicodeDecodeError:
@@ -59,142 +115,235 @@ def detect_encoding(fh: BinaryIO) -> str:
     return encoding
 
 
-def _decode(raw: bytes, encoding: str) -> str:
-    try:
-        return raw.decode(encoding)
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")  # bytes cp1252 leaves undefined
-
-
-_EOL = re.compile(rb"\r\n|\r|\n")
-
-
-def _binary_lines(fh: BinaryIO, encoding: str) -> Lines:
-    """(byte offset, text) of each line; CRLF, CR and LF all end a line."""
-    offset = 0
-    for raw in fh:
-        if raw.endswith(b"\n") and b"\r" not in raw:  # the common case: one LF line
-            yield offset, _decode(raw[:-1], encoding)
-            offset += len(raw)
-            continue
-        pos = 0
-        for m in _EOL.finditer(raw):
-            yield offset + pos, _decode(raw[pos : m.start()], encoding)
-            pos = m.end()
-        if pos < len(raw):
-            yield offset + pos, _decode(raw[pos:], encoding)
-        offset += len(raw)
-
-
-def _text_lines(fh: TextIO) -> Lines:
-    offset = 0
-    for line in fh:
-        body = line.rstrip("\r\n")
-        for part in body.split("\r"):
-            yield offset, part
-            offset += len(part.encode("utf-8")) + 1
-        offset += len(line.encode("utf-8")) - len(body.encode("utf-8")) - 1
-
-
-# -- chunks ----------------------------------------------------------------------------------
+# -- chunks --------------------------------------------------------------------------------------
 
 _TAG_RE = re.compile(
     r'\[[ \t]*[^\s"\[\]]+(?:[ \t]+[^\s"\[\]]+)*'
     r'(?:[ \t]*(?:"(?:\\.|[^"\\\n])*"|"[^"\]\n]*|[^\]"\n]*))?[ \t]*\]'
 )
-_MISSING_BRACKET = re.compile(r'^[A-Za-z][\w ]*\s"[^"]*"\]$')
-_JUNK_AFTER_TAGS = re.compile(r"^(?:\s|\\[rn])*$")
+_TAG_BYTES = re.compile(_TAG_RE.pattern.encode())
+_TAG_PAIR_LINE = re.compile(rb'\[[ \t]*[A-Za-z_][^\s"\[\]]*[ \t]*"')  # [Name "...
+_MISSING_BRACKET = re.compile(rb'^[A-Za-z][\w ]*\s"[^"]*"\]$')
+_JUNK_AFTER_TAGS = re.compile(rb"^(?:\s|\\[rn])*$")
+_SPECIAL = re.compile(rb"[{}();%]")
+_GAME_END = re.compile(rb"(?:^|\s)(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)$")
+_GAME_ENDS = (b"1-0", b"0-1", b"1/2", b"2-0", b"0-2", b"1-1", b"0-0", b"1:0", b"0:1", b"*")
+_COMMENT_STARTS = frozenset(b"%;{")
+_LONE_END = re.compile(rb"(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)")
+_KEEP_TAGS = 1 << 16  # of a chunk too large, this much of its tag section is kept
 
 
 @dataclass(slots=True)
 class Chunk:
-    """Consecutive lines holding one or more whole games."""
+    """Consecutive lines holding whole games (or a run of text that holds none)."""
 
-    text: str
-    line: int  # 1-based line of the first line
-    offset: int
-    warnings: list[str] = field(default_factory=list)
+    lines: list[bytes]
+    line: int  # 1-based number of the first line
+    offsets: list[int]  # byte offset of each line in the file
+    warnings: list[tuple[int, str]] = field(default_factory=list)  # (line, warning)
+    tag_start: bool = False  # the first line starts with a tag pair: a span may start here
+    too_large: int = 0  # when over the size limit: its size (the lines are its tag section)
 
 
-def _chunks(lines: Iterable[tuple[int, str]], first_line: int = 1) -> Iterator[Chunk]:
-    buf: list[str] = []
-    start_line, start_offset = first_line, 0
-    has_moves = False
-    in_comment = False
-    bracket_line = 0  # a lone "[" waiting for its tag
-    warnings: list[str] = []
-    for number, (offset, text) in enumerate(lines, first_line):
-        if number == 1 and text.startswith("\ufeff"):
-            text = text[1:]
-        stripped = text.strip()
-        if bracket_line:
-            if stripped.startswith("[") or not stripped:
-                warnings.append(f"line {bracket_line}: stray '[' skipped")
-            else:
-                text = stripped = "[" + stripped
-            bracket_line = 0
-        if not in_comment and stripped == "[":
-            bracket_line = number
-            if not buf:
-                start_line, start_offset = number, offset
-            buf.append("")
+def _scan(line: bytes, in_comment: bool, depth: int) -> tuple[bool, int, bytes]:
+    """After *line*: whether a { comment is open, the variation depth, and the line's last code
+    outside comments (before a ; or % line comment), stripped."""
+    last = b""
+    start = -1 if in_comment else 0  # where the code being passed over began
+    for m in _SPECIAL.finditer(line):
+        ch = m.group()
+        if in_comment:
+            if ch == b"}":
+                in_comment, start = False, m.end()
             continue
-        if (
-            not in_comment
-            and stripped.endswith('"]')
-            and stripped[0].isalpha()
-            and _MISSING_BRACKET.match(stripped)
-        ):
-            warnings.append(f"line {number}: tag without its '[' read as {'[' + stripped!r}")
-            text = stripped = "[" + stripped
-        if not in_comment and stripped.startswith("["):
-            if has_moves:
-                yield Chunk("\n".join(buf), start_line, start_offset, warnings)
-                buf, warnings, has_moves = [], [], False
-            if not stripped.endswith("]") and not _JUNK_AFTER_TAGS.match(_TAG_RE.sub("", stripped)):
-                has_moves = True
-        elif stripped and not in_comment and stripped[0] not in "%;{":
-            # a line of moves that ends with tags ("0-1[Event ...]") opens the next game itself
-            has_moves = not (stripped.endswith("]") and _TAG_RE.search(stripped))
-        if "{" in text or "}" in text:
-            in_comment = _comment_state(text, in_comment)
-        if not buf:
-            if not stripped:
-                continue
-            start_line, start_offset = number, offset
-        buf.append(text)
-    if any(s.strip() for s in buf):
-        yield Chunk("\n".join(buf), start_line, start_offset, warnings)
+        if ch == b"{" or ch == b";" or ch == b"%":
+            code = line[start : m.start()].strip()
+            last = code or last
+            if ch != b"{":
+                return in_comment, depth, last
+            in_comment, start = True, -1
+        elif ch == b"(":
+            depth += 1
+        elif ch == b")":
+            depth = max(0, depth - 1)
+    if not in_comment:
+        last = line[start:].strip() or last
+    return in_comment, depth, last
 
 
-def _comment_state(text: str, inside: bool) -> bool:
-    """Whether a { comment is still open after *text*."""
-    for ch in text:
-        if inside:
-            if ch == "}":
-                inside = False
-        elif ch == "{":
-            inside = True
-        elif ch in ";%":
+def _chunks(lines: Iterable[Line], first_line: int, limit: int) -> Iterator[Chunk]:
+    """Lines cut into chunks of whole games (see the module's docstring)."""
+    buf: list[bytes] = []
+    offsets: list[int] = []
+    warnings: list[tuple[int, str]] = []
+    start = first_line
+    size = 0
+    over = False  # the chunk is over the limit: its lines are counted, not kept
+    movetext = False  # movetext since the chunk's last tag line: a tag line starts a new chunk
+    ended = False  # the last code ended a game: any line but a comment starts a new chunk
+    in_comment = False
+    blank = False  # a blank line since, inside an open comment
+    depth = 0
+    bracket_line = 0  # a lone "[" waiting for its tag
+    tag_start = False
+
+    def chunk() -> Chunk:
+        return Chunk(buf, start, offsets, warnings, tag_start, size if over else 0)
+
+    number = first_line - 1
+    for offset, data in lines:
+        number += 1
+        if data.__class__ is int:  # a line over the limit: passed over unread
+            if not buf and not over:
+                start, tag_start, offsets = number, False, [offset]
+            if not over:
+                over = True
+                _overflow(buf, offsets)
+            size += data + 1
+            movetext, ended, in_comment, depth = True, False, False, 0
+            continue
+        assert isinstance(data, bytes)
+        stripped = data.strip()
+        if not stripped:
+            if bracket_line:
+                warnings.append((bracket_line, "stray '[' skipped"))
+                bracket_line = 0
+            blank = in_comment
+            if buf or over:
+                size += len(data) + 1
+                if not over:
+                    buf.append(data)
+                    offsets.append(offset)
+            continue
+        if bracket_line:
+            if stripped[0] == 91:  # [
+                warnings.append((bracket_line, "stray '[' skipped"))
+            else:
+                data = stripped = b"[" + stripped
+            bracket_line = 0
+        if in_comment:
+            if blank and stripped[0] == 91 and _TAG_PAIR_LINE.match(stripped):
+                in_comment, depth, movetext = False, 0, True  # never closed: a new game here
+            blank = False
+        simple_tag = False
+        if not in_comment:
+            first = stripped[0]
+            if first == 91:  # [
+                if stripped == b"[":
+                    bracket_line = number
+                    if not buf and not over:
+                        start, tag_start = number, False
+                    if not over:
+                        buf.append(b"")
+                        offsets.append(offset)
+                    size += len(data) + 1
+                    continue
+                boundary = movetext
+                simple_tag = stripped[-1] == 93 and stripped.count(b"[") == 1  # [Name "value"]
+                movetext = not simple_tag and (
+                    stripped[-1] != 93 and not _JUNK_AFTER_TAGS.match(_TAG_BYTES.sub(b"", stripped))
+                )
+            else:
+                if (
+                    stripped[-1] == 93
+                    and stripped.endswith(b'"]')
+                    and stripped[:1].isalpha()
+                    and _MISSING_BRACKET.match(stripped)
+                ):
+                    shown = "[" + stripped.decode(errors="replace")
+                    warnings.append((number, f"tag without its '[' read as {shown!r}"))
+                    data = stripped = b"[" + stripped
+                    boundary, movetext, simple_tag = movetext, False, True
+                elif first in _COMMENT_STARTS:
+                    boundary = False
+                else:
+                    boundary = ended and not _LONE_END.fullmatch(stripped)  # not "1-0" then "*"
+                    # a line of moves that ends with tags ("0-1[Event ...]") opens the next game
+                    movetext = not (stripped[-1] == 93 and _TAG_BYTES.search(stripped))
+            if boundary and (buf or over):
+                yield chunk()
+                buf, offsets, warnings, size, over = [], [], [], 0, False
+                depth, ended = 0, False
+        if not buf and not over:
+            start = number
+            tag_start = bool(_TAG_PAIR_LINE.match(stripped))
+        if simple_tag:
+            ended = False  # a game has begun
+        else:
+            code, tags_last = data, False
+            if 91 in data:
+                tags = [m.end() for m in _TAG_BYTES.finditer(data)]
+                if tags:
+                    code = _TAG_BYTES.sub(b"", data)
+                    tags_last = not data[tags[-1] :].strip()
+            if _SPECIAL.search(code):
+                opened = in_comment
+                in_comment, depth, tail = _scan(code, in_comment, depth)
+                if in_comment and not opened:
+                    blank = False
+            else:
+                tail = b"" if in_comment else code.strip()
+            if tags_last and not in_comment:
+                ended = False  # tags end the line: a game has begun
+            elif tail:
+                ended = depth == 0 and tail.endswith(_GAME_ENDS) and bool(_GAME_END.search(tail))
+        size += len(data) + 1
+        if over:
+            continue
+        buf.append(data)
+        offsets.append(offset)
+        if size > limit:
+            over = True
+            _overflow(buf, offsets)
+    if over or any(line.strip() for line in buf):
+        yield chunk()
+
+
+def _overflow(buf: list[bytes], offsets: list[int]) -> None:
+    """Drop the lines of a chunk gone over the size limit, but for its tag section."""
+    keep = _tag_section(buf)
+    del buf[keep:]
+    del offsets[max(1, keep) :]
+
+
+def _tag_section(lines: list[bytes]) -> int:
+    """How many of the first lines to keep of a chunk too large: its tag lines, if short."""
+    n = kept = 0
+    for line in lines:
+        s = line.strip()
+        if not s.startswith(b"[") or not s.endswith(b"]"):
             break
-    return inside
+        kept += len(line)
+        n += 1
+    return n if kept <= _KEEP_TAGS else 0
 
 
-# -- turning a parse into games ---------------------------------------------------------------
+# -- tokens to games ------------------------------------------------------------------------------
 
-_ELEMENT_RE = re.compile(
+_ELEMENT = (
     r"(?P<a>[1-9]\d?)(?P<sep>[-x])(?P<b>[1-9]\d?)(?![-xX:\d!?*(]| [-xX:])"  # fast path: 32-28
-    r"|(?P<num>\d+\s*\.(?:\s*\.\.)?)|(?P<ell>\.\.\.)"
+    r"|(?P<num>\d+\s*\.(?:\s*\.\.)?|\.\.\.)"
     r"|(?P<move>\d{1,2}(?:[ \t]*[-xX:][ \t]*\d{1,2})+|\d{4}"
     r"|[a-lA-L](?:1[0-2]|[1-9])(?:(?:[ \t]*[-xX:][ \t]*)?[a-lA-L](?:1[0-2]|[1-9]))+"
     r"|[a-h][a-h][1-8]|-)"
     r"(?P<strength>[!?]+|\([!?]+\)|\*)?"
 )
+_ELEMENT_RE = re.compile(_ELEMENT)
+# the same elements with one group, the move number: findall gives "" for each move
+_NUMBER_RE = re.compile(re.sub(r"\(\?P<(?!num>)\w+>", "(?:", _ELEMENT).replace("(?P<num>", "("))
 _SQUARE_RE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])|\d{1,2}")
 _TAG_PARTS = re.compile(r'^\[\s*(.*?)\s*(?:"((?:\\.|[^"\\])*)"\s*)?\]$', re.S)
-_PLAIN_TAG = re.compile(r'\[([A-Za-z_][\w]*)[ \t]*"([^"\\\n]*)"[ \t]*\]$')
+_PLAIN_TAG = re.compile(r'\[([A-Za-z_]\w*)[ \t]*"([^"\\\n]*)"[ \t]*\]')
 _TAG_NAME_VALUE = re.compile(r"^(\S+(?:\s+\S+)*?)\s+(\S.*)$")
 _WS = re.compile(r"\s+")
+_FEN_VALUE = re.compile(r'"([^"]*)"')
+
+
+def _moves(kind: str, run: str) -> int:
+    """The number of moves in a RUN or PLAIN_RUN token (its move numbers left out)."""
+    if kind == PLAIN_RUN:  # words that are moves or move numbers (one dot each)
+        return len(run.split()) - run.count(".")
+    return _NUMBER_RE.findall(run).count("")
 
 
 def parse_tag(text: str) -> tuple[str, str] | None:
@@ -212,6 +361,22 @@ def parse_tag(text: str) -> tuple[str, str] | None:
     if m2:  # unquoted value: [Round 17]
         return m2.group(1), m2.group(2)
     return None
+
+
+def _tag_pairs(token: str) -> tuple[list[tuple[str, str]], list[tuple[int, str]]]:
+    """The tag pairs of a TAGS token, and the (position, text) of its pseudo-tags."""
+    pairs: list[tuple[str, str]] = _PLAIN_TAG.findall(token)
+    if len(pairs) == token.count("["):
+        return pairs, []
+    pairs, pseudo = [], []
+    for m in _TAG_RE.finditer(token):
+        plain = _PLAIN_TAG.fullmatch(m.group())
+        pair = (plain.group(1), plain.group(2)) if plain else parse_tag(m.group())
+        if pair is None:
+            pseudo.append((m.start(), m.group()))
+        else:
+            pairs.append(pair)
+    return pairs, pseudo
 
 
 def make_move(raw: str, strength: str = "", line: int = 0, column: int = 0) -> MoveNode:
@@ -236,192 +401,520 @@ def make_move(raw: str, strength: str = "", line: int = 0, column: int = 0) -> M
     return MoveNode(text, squares, capture, strength, raw=raw, line=line, column=column)
 
 
-def _comment_text(token: str) -> str:
-    token = token[1:-1] if token.startswith(("{", "(")) else token[1:]
-    return _WS.sub(" ", token).strip()
+def _show(text: str, width: int = 20) -> str:
+    """*text* quoted for a message, cut short, control characters made visible."""
+    cut = text[:width] + ("..." if len(text) > width else "")
+    return '"' + "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut) + '"'
 
 
-class _Builder:
-    """Cuts the flat item list of one chunk into games; their movetext is built on demand."""
+class _Text:
+    """The text of a chunk, with line and column of any position in it."""
 
-    def __init__(self, chunk: Chunk, file: str, index: int, encoding: str) -> None:
+    __slots__ = ("_starts", "line", "text")
+
+    def __init__(self, text: str, line: int) -> None:
+        self.text = text
+        self.line = line
+        self._starts: list[int] | None = None
+
+    def where(self, pos: int) -> tuple[int, int]:
+        """1-based line and column of *pos*."""
+        starts = self._starts
+        if starts is None:
+            starts = self._starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        i = bisect_right(starts, pos) - 1
+        return self.line + i, pos - starts[i] + 1
+
+
+Item = tuple[str, object, int]  # (token kind, text or the items of a variation, position)
+_TRAILING = frozenset((COMMENT, LINE_COMMENT, PAREN_COMMENT, TAGS))  # may trail a game's end
+_RUNS = frozenset((PLAIN_RUN, RUN))
+_ENDS = frozenset((RESULT, STAR))
+_WAITING = frozenset((COMMENT, LINE_COMMENT, PAREN_COMMENT, NAG, SETUP))
+VARIATION = "VARIATION"
+
+_BEFORE_MOVES = ["a tag", "a move", "a comment", "a result"]
+_IN_GAME = ["a move", "a comment", "a variation", "a result"]
+_IN_VARIATION = ["a move", "a comment", "')'"]
+
+
+class _Building:
+    """The game being read: its tokens so far, its open variations, what it holds."""
+
+    __slots__ = (
+        "end",
+        "escapes",
+        "game",
+        "has_move",
+        "items",
+        "level",
+        "moved",
+        "movetext",
+        "plies",
+        "skip_depth",
+        "stack",
+        "start",
+    )
+
+    def __init__(self, game: Game, start: int) -> None:
+        self.game = game
+        self.items: list[Item] = []
+        self.level = self.items  # the item list tokens go to (the innermost open variation)
+        self.stack: list[tuple[list[Item], int, bool]] = []  # (outer list, "(" position, moved)
+        self.moved = False  # a move stands at the current level (since the last setup)
+        self.has_move = False  # a move anywhere
+        self.movetext = False  # moves, move numbers or a setup: a tag section now starts anew
+        self.plies = 0  # moves of the main line
+        self.start = start  # where the game's text starts in the chunk
+        self.end = start  # and ends
+        self.escapes: list[int] = []  # lines of a literal "\r" after a tag
+        self.skip_depth = -1  # >= 0 after a syntax error: the depth while passing over the rest
+
+
+_REST = 1 << 30  # skip_depth of a game that takes the rest of its chunk (an unclosed comment)
+
+
+@dataclass(slots=True)
+class _Segment:
+    """What a chunk holds, in order: a game, or a run of text outside any game."""
+
+    game: Game | None
+    warning: str = ""
+    escapes: list[int] = field(default_factory=list)  # lines of a literal "\r" (broken export)
+
+
+@dataclass(slots=True)
+class _Ended:
+    """The game that just ended with a result or "*", and where its text starts."""
+
+    game: Game
+    start: int
+    loader: _Loader | None
+    escapes: list[int]  # lines of a literal "\r" in the game and after its end
+
+
+class _Reader:
+    """Cuts the chunks of one file into games: the one reading loop."""
+
+    def __init__(self, name: str, family: str, headers_only: bool, limit: int) -> None:
+        self.name = name
+        self.family = family  # 'bytes' or a UTF-16 form
+        self.headers_only = headers_only
+        self.limit = limit
+        self.index = 0  # games so far
+        self.token_re = token_re()
+
+    # -- one chunk ------------------------------------------------------------------------------
+
+    def read(self, chunk: Chunk) -> list[_Segment]:
+        """The games and the runs of outside text of one chunk, in order."""
+        if chunk.too_large:
+            return [_Segment(self._too_large(chunk))]
+        text, encoding, decode_warning = _decode(b"\n".join(chunk.lines), chunk.line)
+        self.text = _Text(text, chunk.line)
         self.chunk = chunk
-        self.file = file
-        self.encoding = encoding
-        self.index = index
-        self.games: list[Game] = []
-        self.items: list[Tree[Token] | Token] = []
-        self.game = self._new()
-        self.has_moves = False
-        self.escapes: list[int] = []  # lines of literal "\r" junk in the current game
-        self.start: int | None = None  # where the current game's text starts in the chunk
-        self.end = 0  # and ends
-        self.last_start = 0  # where the text of the game before starts
-        self.open_end = False  # the last item was a variation: the text runs on
-
-    def _new(self) -> Game:
-        source = Source(self.file, self.index, self.chunk.line, self.chunk.offset, self.encoding)
-        return Game(source=source)
-
-    def _line(self, tok: Token) -> int:
-        return self.chunk.line + (tok.line or 1) - 1
-
-    def _finish(self, terminator: str | None, next_start: int | None = None) -> None:
-        if self.open_end:
-            tail = self.chunk.text[self.end : next_start]
-            self.end += len(tail.rstrip())
-            self.open_end = False
-        g = self.game
-        g.terminator = terminator
-        if self.escapes:
-            g.warnings.append(
-                f"line {self.escapes[0]}: {len(self.escapes)} literal '\\r' skipped (broken export)"
-            )
-            self.escapes = []
-        items = self.items
-        drop_last = terminator is None and _result_as_last_move(g, items)
-        if not len(g.tags) and not self.has_moves and not g.terminator:
-            # comments or junk after a game's end: they belong to the game before
-            if items and self.games:
-                last = self.games[-1]
-                loader = last._loader
-                if isinstance(loader, _Loader):
-                    loader.items.extend(items)
-                    last.raw = self.chunk.text[self.last_start : self.end]
-            self.items = []
-            self.start = None
-            return
-        if len(g.tags) or items or g.terminator:
-            g.raw = self.chunk.text[self.start or 0 : self.end]
-            self.last_start = self.start or 0
-            g.body = []
-            if items:
-                g._body = None
-                g._loader = _Loader(self, items, drop_last)
-            self.games.append(g)
-            self.index += 1
-        self.game = self._new()
-        self.items = []
-        self.has_moves = False
-        self.start = None
-
-    def _extent(self, item: Tree[Token] | Token) -> None:
-        """Note where *item* lies, to keep the game's text.
-
-        A variation has no position of its own: when one ends a game, the game's text runs to
-        the next item (its closing parenthesis is in between).
-        """
-        if isinstance(item, Tree):
-            self.open_end = True
-            return
-        if self.start is None:
-            self.start = item.start_pos or 0
-        if self.open_end:
-            tail = self.chunk.text[self.end : item.start_pos]
-            self.end += len(tail.rstrip())
-        self.end = max(self.end, item.end_pos or 0)
-        self.open_end = False
-
-    def build(self, tree: Tree[Token]) -> list[Game]:
-        for item in tree.children:
-            if isinstance(item, Tree) and item.data == "tags":
-                tok = item.children[0]
-                assert isinstance(tok, Token)
-                if self.has_moves:
-                    self._finish(None, tok.start_pos)
-                self._extent(tok)
-                if not len(self.game.tags) and not self.items:
-                    self.game.source.line = self._line(tok)
-                for m in _TAG_RE.finditer(tok):
-                    plain = _PLAIN_TAG.match(m.group(0))
-                    pair = plain.groups() if plain else parse_tag(m.group(0))
-                    if pair is None:
-                        line = self._line(tok) + tok.count("\n", 0, m.start())
-                        self.game.warnings.append(f"line {line}: pseudo-tag {m.group(0)} skipped")
-                    else:
-                        self.game.tags.add(*pair)
-            elif isinstance(item, Token) and item.type in ("RESULT", "STAR"):
-                self._extent(item)
-                self._finish(str(item))
-            elif isinstance(item, Token) and item.type == "JUNK" and item.startswith("\\"):
-                self._extent(item)
-                self.escapes.append(self._line(item))  # a literal \r after a tag
+        self.encoding = encoding if self.family == "bytes" else self.family
+        self.segments: list[_Segment] = []
+        self.cur: _Building | None = None
+        self.pending: list[Item] = []  # comments, NAGs, setups, pseudo-tags outside a game
+        self.ended: _Ended | None = None
+        self.outside = -1  # start and end of a run of text outside any game
+        self.outside_end = -1
+        self._tokens(text)
+        if self.cur is not None:
+            self._finish(None)
+        self._settle_pending()
+        self._close_outside()
+        games = [s.game for s in self.segments if s.game is not None]
+        for seg in self.segments:
+            if seg.game is not None and seg.escapes:
+                message = f"{len(seg.escapes)} literal '\\r' skipped (broken export)"
+                seg.game.warnings.append(located(seg.escapes[0], None, message))
+        if decode_warning:
+            for game in games:
+                game.warnings.insert(0, decode_warning)
+        for line, message in reversed(chunk.warnings):
+            owner = next((g for g in reversed(games) if g.source.line <= line), None)
+            owner = owner or (games[0] if games else None)
+            if owner is not None:
+                owner.warnings.insert(0, located(line, None, message))
             else:
-                self._extent(item)
-                if isinstance(item, Token) and item.type in ("RUN", "SETUP"):
-                    if not self.has_moves and not len(self.game.tags) and not self.items:
-                        self.game.source.line = self._line(item)
-                    self.has_moves = True
-                self.items.append(item)
-        self._finish(None)
-        for g in self.games:
-            g.warnings[:0] = self.chunk.warnings
-        return self.games
+                self.segments.insert(0, _Segment(None, located(line, None, message)))
+        return self.segments
+
+    def _tokens(self, text: str) -> None:
+        for m in self.token_re.finditer(text):
+            kind = m.lastgroup
+            assert kind is not None
+            pos = m.start(kind)
+            cur = self.cur
+            if cur is None:
+                if not self._outside(m, kind, pos):
+                    continue
+                cur = self.cur
+                assert cur is not None
+            elif cur.skip_depth >= 0:
+                if self._skipping(cur, m, kind, pos):
+                    return
+                continue
+            level = cur.level
+            if kind in _RUNS:
+                token = m.group(kind)
+                n = _moves(kind, token)
+                level.append((RUN, token, pos))
+                cur.movetext = True
+                if n:
+                    cur.moved = cur.has_move = True
+                    if not cur.stack:
+                        cur.plies += n
+                cur.end = m.end()
+            elif kind == TAGS:
+                if cur.stack:
+                    self._error_unclosed(cur)
+                if cur.stack or cur.movetext:
+                    self._finish(None)
+                    self._start(pos)
+                self._tags(m.group(kind), pos)
+            elif kind in _ENDS:
+                if not cur.stack:
+                    cur.end = m.end()
+                    self._finish(m.group(kind))
+                elif kind == STAR:
+                    self._warn(cur.game, pos, "'*' inside a variation ignored")
+                    cur.end = m.end()
+                else:
+                    found = f"found result {_show(m.group(kind))} inside a variation"
+                    self._error(cur, pos, found, _IN_VARIATION)
+            elif kind == LPAR:
+                if len(cur.stack) >= MAX_DEPTH:
+                    found = f'found "(" at depth {MAX_DEPTH + 1}: variations nest {MAX_DEPTH} deep'
+                    self._error(cur, pos, found + " at most", ["')'"])
+                    continue
+                if not cur.moved:
+                    self._warn(cur.game, pos, "variation before any move kept as a comment")
+                inner: list[Item] = []
+                level.append((VARIATION, inner, pos))
+                cur.stack.append((level, pos, cur.moved))
+                cur.level, cur.moved = inner, False
+                cur.end = m.end()
+            elif kind == RPAR:
+                if not cur.stack:
+                    expected = _IN_GAME if cur.movetext else _BEFORE_MOVES
+                    self._error(cur, pos, 'found ")" with no variation open', expected)
+                    continue
+                cur.level, _, moved = cur.stack.pop()
+                cur.moved = moved
+                cur.end = m.end()
+            elif kind == JUNK:
+                token = m.group(kind)
+                if token[0] == "\\":
+                    cur.escapes.append(self.text.where(pos)[0])
+                else:
+                    level.append((JUNK, token, pos))
+                    self._warn(cur.game, pos, f"junk {token!r} skipped")
+                cur.end = m.end()
+            elif kind == ERROR:
+                self._error_char(cur, m.group(kind), pos)
+            else:  # COMMENT, LINE_COMMENT, PAREN_COMMENT, NAG, SETUP
+                if kind == NAG and not cur.moved:
+                    self._warn(cur.game, pos, f"NAG {m.group(kind)} before any move ignored")
+                elif kind == SETUP:
+                    cur.movetext = True
+                    cur.moved = False
+                level.append((kind, m.group(kind), pos))
+                cur.end = m.end()
+
+    def _outside(self, m: re.Match[str], kind: str, pos: int) -> bool:
+        """A token outside any game: True when it starts one (then it is read as its first).
+
+        Comments, NAGs, setups, pseudo-tags, move numbers and punctuation wait for the game that
+        may follow; words, stray characters and a move after them on its line are text outside
+        any game.
+        """
+        token = m.group(kind)
+        if kind == TAGS:
+            if _tag_pairs(token)[0]:
+                self._start(pos)
+                return True
+            self.pending.append((kind, token, pos))
+            return False
+        if kind in _RUNS:
+            if not _moves(kind, token):
+                self.pending.append((RUN, token, pos))
+                return False
+            if self._line_is_clean(pos):
+                self._start(pos)
+                return True
+        elif kind in _WAITING:
+            self.pending.append((kind, token, pos))
+            return False
+        elif kind == JUNK and token[0] == "\\" and self.ended is not None and self.outside < 0:
+            self.ended.escapes.append(self.text.where(pos)[0])  # the export's line end
+            return False
+        elif kind == JUNK and not token[-1].isalpha():  # punctuation, brackets
+            self.pending.append((kind, token, pos))
+            return False
+        elif kind in _ENDS and self.ended is not None and self.outside < 0 and not self.pending:
+            self._glue(self.ended, m.end())  # a second end to the game just ended ("1-0 *")
+            self._warn(self.ended.game, pos, f"second game end {_show(token)} ignored")
+            return False
+        self._settle_pending()
+        if self.outside < 0:
+            self.outside = pos
+        self.outside_end = m.end()
+        return False
+
+    def _line_is_clean(self, pos: int) -> bool:
+        """Whether no text outside any game stands before *pos* on its line."""
+        return self.outside_end < 0 or self.text.text.rfind("\n", self.outside_end, pos) >= 0
+
+    def _settle_pending(self) -> None:
+        """Items held outside a game that no game took: comments trail the game that just
+        ended; anything else is text outside any game."""
+        if not self.pending:
+            return
+        _, token, pos = self.pending[-1]
+        end = pos + len(str(token))
+        trailing = all(k in _TRAILING for k, _, _ in self.pending)
+        if self.ended is not None and self.outside < 0 and trailing:
+            self._glue(self.ended, end)
+        else:
+            if self.outside < 0:
+                self.outside = self.pending[0][2]
+            self.outside_end = max(self.outside_end, end)
+        self.pending = []
+
+    def _glue(self, ended: _Ended, end: int) -> None:
+        """Extend the game that just ended with what trails it: comments, a second result."""
+        for kind, token, pos in self.pending:
+            if kind == TAGS:
+                for at, text in _tag_pairs(str(token))[1]:
+                    self._warn(ended.game, pos + at, f"pseudo-tag {text} skipped", column=False)
+            elif ended.loader is not None:
+                ended.loader.items.append((kind, token, pos))
+        self.pending = []
+        ended.game.raw = self.text.text[ended.start : end]
+
+    def _close_outside(self) -> None:
+        if self.outside < 0:
+            return
+        text = self.text.text[self.outside : self.outside_end]
+        line, column = self.text.where(self.outside)
+        message = f"text outside any game skipped: {_show(text, 30)}"
+        self.segments.append(_Segment(None, located(line, column, message)))
+        self.outside = self.outside_end = -1
+
+    # -- starting and finishing games -----------------------------------------------------------
+
+    def _start(self, pos: int) -> None:
+        self._close_outside()
+        self.ended = None
+        pending, self.pending = self.pending, []
+        start = pending[0][2] if pending else pos
+        source = Source(self.name, self.index, 0, 0, self.encoding)
+        cur = self.cur = _Building(Game(source=source), start)
+        self.index += 1
+        for kind, token, at in pending:
+            if kind == TAGS:
+                self._tags(str(token), at)
+                continue
+            if kind == NAG:
+                self._warn(cur.game, at, f"NAG {token} before any move ignored")
+            elif kind == JUNK:
+                self._warn(cur.game, at, f"junk {token!r} skipped")
+            elif kind in (SETUP, RUN):
+                cur.movetext = True
+            cur.items.append((kind, token, at))
+            cur.end = at + len(str(token))
+
+    def _tags(self, token: str, pos: int) -> None:
+        cur = self.cur
+        assert cur is not None
+        pairs, pseudo = _tag_pairs(token)
+        for name, value in pairs:
+            cur.game.tags.add(name, value)
+        for at, text in pseudo:
+            self._warn(cur.game, pos + at, f"pseudo-tag {text} skipped", column=False)
+        cur.end = pos + len(token)
+
+    def _finish(self, terminator: str | None) -> None:
+        cur = self.cur
+        assert cur is not None
+        self.cur = None
+        game = cur.game
+        if cur.stack and cur.skip_depth < 0:
+            self._error_unclosed(cur)
+        game.terminator = terminator
+        drop_last = (
+            terminator is None and game.syntax_error is None and _result_as_last_move(game, cur)
+        )
+        if drop_last:
+            cur.plies -= 1
+        if not len(game.tags) and not cur.has_move and game.syntax_error is None:
+            self.index -= 1  # neither a tag nor a move: not a game
+            if self.outside < 0:
+                self.outside = cur.start
+            self.outside_end = max(self.outside_end, cur.end)
+            return
+        text = self.text.text
+        game.raw = text[cur.start : cur.end]
+        row = text.count("\n", 0, cur.start)
+        game.source.line = self.chunk.line + row
+        game.source.offset = self.chunk.offsets[row]
+        game._plies = cur.plies if game.syntax_error is None else 0  # a broken game: no moves
+        loader = None
+        if cur.items and not self.headers_only and game.syntax_error is None:
+            loader = _Loader(cur.items, self.text, drop_last)
+            game._body = None
+            game._loader = loader
+        self.segments.append(_Segment(game, escapes=cur.escapes))
+        if terminator is not None:
+            self.ended = _Ended(game, cur.start, loader, cur.escapes)
+
+    def _too_large(self, chunk: Chunk) -> Game:
+        encoding = "utf-8" if self.family == "bytes" else self.family
+        offset = chunk.offsets[0] if chunk.offsets else 0
+        source = Source(self.name, self.index, chunk.line, offset, encoding)
+        self.index += 1
+        game = Game(source=source)
+        text, _, _ = _decode(b"\n".join(chunk.lines), chunk.line)
+        for m in _TAG_RE.finditer(text):
+            pair = parse_tag(m.group())
+            if pair:
+                game.tags.add(*pair)
+        message = (
+            f"game too large: {chunk.too_large:,} bytes before the next game, over the limit "
+            f"of {self.limit:,}; passed over unread"
+        )
+        game.syntax_error = PdnSyntaxError(self.name, chunk.line, 1, source.index, "", [], message)
+        return game
+
+    # -- errors and warnings --------------------------------------------------------------------
+
+    def _warn(self, game: Game, pos: int, message: str, column: bool = True) -> None:
+        line, col = self.text.where(pos)
+        game.warnings.append(located(line, col if column else None, message))
+
+    def _error(self, cur: _Building, pos: int, message: str, expected: list[str]) -> None:
+        """A syntax error: the game keeps it, and the rest of the game is passed over."""
+        line, column = self.text.where(pos)
+        found = self.text.text[pos : pos + 20].split("\n", 1)[0].strip()
+        if expected:
+            message += "; expected " + (
+                f"{', '.join(expected[:-1])} or {expected[-1]}" if len(expected) > 1
+                else expected[0]
+            )  # fmt: skip
+        cur.game.syntax_error = PdnSyntaxError(
+            self.name, line, column, cur.game.source.index, found, expected, message
+        )
+        cur.skip_depth = len(cur.stack)
+
+    def _error_unclosed(self, cur: _Building) -> None:
+        message = 'variation not closed: "(" has no ")" before the end of the game'
+        self._error(cur, cur.stack[0][1], message, [])
+        cur.game.syntax_error.expected = ["')'"]  # type: ignore[union-attr]
+
+    def _error_char(self, cur: _Building, char: str, pos: int) -> None:
+        if char == "{":
+            message = 'comment not closed: "{" has no "}" before the next game'
+            self._error(cur, pos, message, [])
+            cur.game.syntax_error.expected = ["'}'"]  # type: ignore[union-attr]
+            cur.end = len(self.text.text.rstrip())
+            cur.skip_depth = _REST
+            return
+        message = (
+            'found "}" outside a comment' if char == "}"
+            else f"found unexpected character {_show(char)}"
+        )  # fmt: skip
+        expected = _IN_VARIATION if cur.stack else _IN_GAME if cur.movetext else _BEFORE_MOVES
+        self._error(cur, pos, message, expected)
+        cur.end = pos + 1
+
+    def _skipping(self, cur: _Building, m: re.Match[str], kind: str, pos: int) -> bool:
+        """A token after a syntax error: True when the rest of the chunk belongs to the game."""
+        if cur.skip_depth == _REST:
+            return True
+        if kind == LPAR:
+            cur.skip_depth += 1
+        elif kind == RPAR:
+            cur.skip_depth = max(0, cur.skip_depth - 1)
+        elif kind == ERROR and m.group(kind) == "{":
+            cur.end = len(self.text.text.rstrip())
+            return True
+        elif cur.skip_depth == 0 and kind in _ENDS:
+            cur.end = m.end()
+            self._finish(m.group(kind))
+            return False
+        elif cur.skip_depth == 0 and kind == TAGS:
+            if cur.movetext:
+                self._finish(None)
+                self._start(pos)
+            self._tags(m.group(kind), pos)
+            return False
+        elif kind in (RUN, PLAIN_RUN, SETUP):
+            cur.movetext = True
+        cur.end = m.end()
+        return False
 
 
 class _Loader:
-    """Builds one game's movetext tree from its parse items when it is first asked for."""
+    """Builds one game's movetext tree from its tokens when it is first asked for."""
 
-    __slots__ = ("drop_last", "items", "line0")
+    __slots__ = ("drop_last", "items", "text")
 
-    def __init__(self, builder: _Builder, items: list[Tree[Token] | Token], drop_last: bool):
+    def __init__(self, items: list[Item], text: _Text, drop_last: bool) -> None:
         self.items = items
-        self.line0 = builder.chunk.line
+        self.text = text
         self.drop_last = drop_last
 
     def __call__(self, game: Game) -> list[Node]:
         body: list[Node] = []
-        for item in self.items:
-            self._add(body, item, game)
-        if self.drop_last and body and isinstance(body[-1], MoveNode):
-            body.pop()
+        self._add(body, self.items)
+        if self.drop_last:
+            for i in range(len(body) - 1, -1, -1):
+                if isinstance(body[i], MoveNode):
+                    del body[i]
+                    break
         return body
 
-    def _line(self, tok: Token) -> int:
-        return self.line0 + (tok.line or 1) - 1
+    def _add(self, body: list[Node], items: list[Item]) -> None:
+        """Append parse items to a movetext body (a variation at most MAX_DEPTH deep)."""
+        for kind, token, pos in items:
+            if kind == RUN:
+                self._add_run(body, str(token), pos)
+            elif kind == VARIATION:
+                nodes: list[Node] = []
+                assert isinstance(token, list)
+                self._add(nodes, token)
+                move = _last_move(body)
+                if move is not None:
+                    move.variations.append(nodes)
+                else:
+                    body.append(CommentNode("(variation)"))
+            elif kind in (COMMENT, LINE_COMMENT, PAREN_COMMENT):
+                comment = _comment_text(str(token))
+                last = body[-1] if body else None
+                if isinstance(last, MoveNode) and not last.variations:
+                    last.comments_after.append(comment)
+                else:
+                    body.append(CommentNode(comment))
+            elif kind == NAG:
+                move = _last_move(body)
+                if move is not None:
+                    move.nags.append(int(str(token)[1:]))
+            elif kind == SETUP:
+                fen = _FEN_VALUE.search(str(token))
+                line, column = self.text.where(pos)
+                body.append(SetupNode(fen.group(1) if fen else "", line, column))
+            elif kind == JUNK:
+                last = body[-1] if body else None
+                text = str(token)
+                if isinstance(last, MoveNode) and text[:1].isalpha():
+                    last.comments_after.append(text)
 
-    def _add(self, body: list[Node], item: Tree[Token] | Token, game: Game) -> None:
-        """Append one parse item to a movetext body."""
-        last = body[-1] if body else None
-        if isinstance(item, Tree):  # variation
-            nodes: list[Node] = []
-            for child in item.children:
-                self._add(nodes, child, game)
-            if isinstance(last, MoveNode):
-                last.variations.append(nodes)
-            else:
-                game.warnings.append("variation before any move kept as a comment")
-                body.append(CommentNode("(variation)"))
-            return
-        kind = item.type
-        text = str(item)
-        if kind == "RUN":
-            self._add_run(body, item)
-        elif kind in ("COMMENT", "LINE_COMMENT", "PAREN_COMMENT"):
-            comment = _comment_text(text)
-            if isinstance(last, MoveNode) and not last.variations:
-                last.comments_after.append(comment)
-            else:
-                body.append(CommentNode(comment))
-        elif kind == "NAG":
-            if isinstance(last, MoveNode):
-                last.nags.append(int(text[1:]))
-            else:
-                game.warnings.append(f"line {self._line(item)}: NAG {text} before any move ignored")
-        elif kind == "SETUP":
-            fen = re.search(r'"([^"]*)"', text)
-            body.append(SetupNode(fen.group(1) if fen else "", self._line(item), item.column or 0))
-        elif kind == "JUNK":
-            game.warnings.append(f"line {self._line(item)}:{item.column}: junk {text!r} skipped")
-            if isinstance(last, MoveNode) and text[:1].isalpha():
-                last.comments_after.append(text)
-        elif kind == "STAR":
-            game.warnings.append(f"line {self._line(item)}: '*' inside a variation ignored")
-
-    def _add_run(self, body: list[Node], tok: Token) -> None:
-        value = str(tok)
-        line = self._line(tok)
-        line_start = 1 - (tok.column or 1)  # index where the token's first line starts
+    def _add_run(self, body: list[Node], value: str, pos: int) -> None:
+        line, column = self.text.where(pos)
+        line_start = 1 - column  # index where the token's first line starts
         scanned = 0
         append = body.append
         for m in _ELEMENT_RE.finditer(value):
@@ -433,12 +926,11 @@ class _Loader:
             scanned = k
             a = m.group("a")
             if a is not None:  # a plain two-square move: the common case, built directly
-                sep = m.group("sep")
                 text = m.group(0)
                 node = MoveNode(
                     text,
                     [a, m.group("b")],
-                    sep == "x",
+                    m.group("sep") == "x",
                     raw=text,
                     line=line,
                     column=k - line_start + 1,
@@ -454,68 +946,37 @@ class _Loader:
             append(node)
 
 
-def _result_as_last_move(game: Game, items: list[Tree[Token] | Token]) -> bool:
+def _last_move(body: list[Node]) -> MoveNode | None:
+    """The last move of a line since its last setup, where a NAG or a variation belongs."""
+    for node in reversed(body):
+        if isinstance(node, MoveNode):
+            return node
+        if isinstance(node, SetupNode):
+            return None
+    return None
+
+
+def _comment_text(token: str) -> str:
+    token = token[1:-1] if token.startswith(("{", "(")) else token[1:]
+    return _WS.sub(" ", token).strip()
+
+
+def _result_as_last_move(game: Game, cur: _Building) -> bool:
     """Whether the last "move" is the Result tag (such as 4-6 in Delft scoring); sets it."""
     result = game.tags.get("Result")
-    if not result or not items:
+    if not result or not cur.items:
         return False
-    last = items[-1]
-    if not isinstance(last, Token) or last.type != "RUN":
+    kind, last, _ = cur.items[-1]
+    if kind != RUN:
         return False
-    moves = [m.group(0) for m in _ELEMENT_RE.finditer(last) if not m.group("num")]
+    moves = [m.group(0) for m in _ELEMENT_RE.finditer(str(last)) if not m.group("num")]
     if moves and moves[-1].replace(" ", "") == result.replace(" ", ""):
         game.terminator = result.strip()
         return True
     return False
 
 
-def _error_record(exc: UnexpectedInput, chunk: Chunk, file: str, index: int) -> PdnSyntaxError:
-    line = chunk.line + (exc.line or 1) - 1 if exc.line and exc.line > 0 else chunk.line
-    column = exc.column if exc.column and exc.column > 0 else 1
-    lines = chunk.text.split("\n")
-    rel = (exc.line or 1) - 1
-    snippet = lines[rel][column - 1 : column + 19] if 0 <= rel < len(lines) else ""
-    expected: list[str] = []
-    if isinstance(exc, UnexpectedToken):
-        expected = sorted(exc.expected)
-        msg = f"unexpected {exc.token.type} {str(exc.token)[:20]!r}"
-        snippet = str(exc.token)[:20]
-    elif isinstance(exc, UnexpectedCharacters):
-        expected = sorted(exc.allowed or ())
-        msg = f"unexpected character {exc.char!r}"
-    elif isinstance(exc, UnexpectedEOF):
-        expected = sorted(exc.expected)
-        msg = "unexpected end of game"
-    else:
-        msg = str(exc).splitlines()[0]
-    names = {"RPAR": "')'", "LPAR": "'('"}
-    readable = [names.get(e, e) for e in expected]
-    if readable:
-        msg += f"; expected {', '.join(readable[:8])}"
-    return PdnSyntaxError(file, line, column, index, snippet.strip(), readable, msg)
-
-
-def _salvage(chunk: Chunk, file: str, index: int, encoding: str, error: PdnSyntaxError) -> Game:
-    """A game that did not parse: its tags, read line by line, and the error."""
-    game = Game(source=Source(file, index, chunk.line, chunk.offset, encoding))
-    for m in _TAG_RE.finditer(chunk.text):
-        pair = parse_tag(m.group(0))
-        if pair:
-            game.tags.add(*pair)
-    game.syntax_error = error
-    game.raw = chunk.text
-    return game
-
-
-# -- public API ------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class ReadResult:
-    """Per file: the games and the syntax errors, in file order."""
-
-    games: list[Game] = field(default_factory=list)
-    errors: list[PdnSyntaxError] = field(default_factory=list)
+# -- sources ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -525,51 +986,94 @@ class Span:
     start: int
     end: int  # exclusive
     line: int  # line number of the first line
-    encoding: str
+    encoding: str  # 'bytes' or a UTF-16 form (see pdn.lines.sniff)
 
 
-def game_spans(path: str | os.PathLike[str], parts: int) -> list[Span]:
-    """Cut a file into about *parts* byte ranges of whole games (for parallel work)."""
+def game_spans(
+    path: str | os.PathLike[str], parts: int, max_game_bytes: int | None = None
+) -> list[Span]:
+    """Cut a file into about *parts* byte ranges of whole games (for parallel work); each range
+    starts at a tag line, so that what a range holds is what a read of the whole file gives."""
+    limit = game_size_limit(max_game_bytes)
     with Path(path).open("rb") as fh:
-        encoding = detect_encoding(fh)
+        family = sniff(fh.read(BLOCK))
         size = fh.seek(0, os.SEEK_END)
         fh.seek(0)
+        if family == "binary":
+            return [Span(0, size, 1, family)]
         target = max(1, size // max(1, parts))
         starts = [(0, 1)]
-        for chunk in _chunks(_binary_lines(fh, encoding)):
-            if chunk.offset - starts[-1][0] >= target:
-                starts.append((chunk.offset, chunk.line))
+        lines = binary_lines(fh, limit, encoding=family)
+        for chunk in _chunks(lines, 1, limit):
+            if chunk.tag_start and chunk.offsets and chunk.offsets[0] - starts[-1][0] >= target:
+                starts.append((chunk.offsets[0], chunk.line))
     ends = [s for s, _ in starts[1:]] + [size]
-    return [Span(s, e, line, encoding) for (s, line), e in zip(starts, ends, strict=True)]
+    return [Span(s, e, line, family) for (s, line), e in zip(starts, ends, strict=True)]
 
 
-def _lines_between(fh: BinaryIO, span: Span) -> Lines:
-    """The lines of a span, with offsets counted from the start of the file."""
-    fh.seek(span.start)
-    limited = io.BytesIO(fh.read(span.end - span.start))
-    for offset, text in _binary_lines(limited, span.encoding):
-        yield span.start + offset, text
+@dataclass(slots=True)
+class _Opened:
+    name: str
+    family: str  # 'bytes', 'binary' or a UTF-16 form
+    lines: Iterator[Line]
+    close: Callable[[], None]
+    at_end: Callable[[], bool]  # whether the read reached the end of the file
 
 
-def _open_lines(
-    source: PdnSource, span: Span | None = None
-) -> tuple[str, str, Lines, Callable[[], None]]:
-    """File name, encoding, lines and a closer for any kind of source."""
+def _open(source: PdnSource, span: Span | None, limit: int) -> _Opened:
+    """Lines of any kind of source."""
     if isinstance(source, str | os.PathLike):
         path = Path(source)
+        if str(source) == STDIN:
+            return _open_binary(sys.stdin.buffer, shown_name(STDIN), limit)
         fh = path.open("rb")
+        name = shown_name(path)
         if span is not None:
-            return str(path), span.encoding.replace("-sig", ""), _lines_between(fh, span), fh.close
-        encoding = detect_encoding(fh)
-        return str(path), encoding.replace("-sig", ""), _binary_lines(fh, encoding), fh.close
+            fh.seek(span.start)
+            lines = binary_lines(fh, limit, span.start, span.end, span.encoding)
+            return _Opened(name, span.encoding, lines, fh.close, lambda: not fh.read(1))
+        opened = _open_binary(fh, name, limit)
+        opened.close = fh.close
+        return opened
     name = str(getattr(source, "name", "<stream>"))
     if isinstance(source, io.TextIOBase):
-        return name, "utf-8", _text_lines(source), lambda: None
-    binary: BinaryIO = source  # type: ignore[assignment]
-    if not binary.seekable():
-        binary = io.BytesIO(binary.read())
-    encoding = detect_encoding(binary)
-    return name, encoding.replace("-sig", ""), _binary_lines(binary, encoding), lambda: None
+        lines = text_lines(source, limit)
+        return _Opened(name, "bytes", lines, lambda: None, lambda: True)
+    return _open_binary(source, name, limit)  # type: ignore[arg-type]
+
+
+def _open_binary(fh: BinaryIO, name: str, limit: int) -> _Opened:
+    head = fh.read(BLOCK)
+    family = sniff(head)
+    rest = _Prefixed(head, fh)
+    lines = binary_lines(rest, limit, encoding=family)  # type: ignore[arg-type]
+    return _Opened(name, family, lines, lambda: None, lambda: True)
+
+
+class _Prefixed:
+    """A stream whose first bytes were read already."""
+
+    def __init__(self, head: bytes, fh: BinaryIO) -> None:
+        self.head = head
+        self.fh = fh
+
+    def read(self, n: int) -> bytes:
+        if self.head:
+            data, self.head = self.head[:n], self.head[n:]
+            return data
+        return self.fh.read(n)
+
+
+# -- public API ----------------------------------------------------------------------------------
+
+
+def game_size_limit(value: int | None = None) -> int:
+    """The size limit of a game: *value*, else the environment's PDN_MAX_GAME_BYTES (how the
+    commands pass their option to worker processes), else MAX_GAME_BYTES."""
+    if value is not None:
+        return value
+    setting = os.environ.get(LIMIT_VARIABLE, "")
+    return int(setting) if setting.isdigit() and int(setting) > 0 else MAX_GAME_BYTES
 
 
 def read_games(
@@ -578,63 +1082,87 @@ def read_games(
     select: Selector | None = None,
     headers_only: bool = False,
     span: Span | None = None,
+    max_game_bytes: int | None = None,
 ) -> Iterator[Game]:
     """Yield the games of a PDN file or stream one at a time.
 
-    A game that does not parse is yielded with its tags and a ``syntax_error`` attribute (a
-    :class:`PdnSyntaxError`); reading goes on with the next game. ``select`` sees the tags of each
-    game and skips the movetext parse of games it rejects; ``headers_only`` never parses movetext.
-    ``span`` (from :func:`game_spans`) reads one byte range of a file; game indexes then count
-    from the start of the range.
+    A game that does not parse is yielded with its tags and a ``syntax_error`` (a
+    :class:`PdnSyntaxError`); reading goes on with the next game. ``headers_only`` keeps no
+    movetext (:attr:`Game.body` is empty; :meth:`Game.ply_count` still counts the main line);
+    ``select`` sees the tags of each game and only the games it accepts are yielded. Either way
+    every game keeps the index, line and offset a full read gives it. A game or run of text
+    larger than *max_game_bytes* (see :func:`game_size_limit`) is yielded as a game with a
+    syntax error, unread. ``span``
+    (from :func:`game_spans`) reads one byte range of a file; game indexes then count from the
+    start of the range. A path of ``-`` reads standard input.
     """
-    name, encoding, lines, close = _open_lines(source, span)
-    index = 0
-    held: Game | None = None  # one game is held back to recognise a trailing lone tag
+    limit = game_size_limit(max_game_bytes)
+    opened = _open(source, span, limit)
     try:
-        for chunk in _chunks(lines, span.line if span else 1):
-            if headers_only or select is not None:
-                tags = Tags()
-                for m in _TAG_RE.finditer(chunk.text):
-                    pair = parse_tag(m.group(0))
-                    if pair:
-                        tags.add(*pair)
-                if headers_only or (select is not None and not select(tags)):
-                    if held is not None:
-                        yield held
-                    source_ = Source(name, index, chunk.line, chunk.offset, encoding)
-                    held = Game(tags, source=source_)
-                    index += 1
+        if opened.family == "binary":
+            return
+        reader = _Reader(opened.name, opened.family, headers_only, limit)
+        held: list[Game] = []  # games not yet yielded: text after them may still be theirs
+        loose: list[str] = []  # warnings of outside text before the first game
+        first_line = span.line if span else 1
+        for chunk in _chunks(opened.lines, first_line, limit):
+            segments = reader.read(chunk)
+            games = [s.game for s in segments if s.game is not None]
+            for i, seg in enumerate(segments):
+                if seg.game is not None:
                     continue
-            try:
-                tree = parser().parse(chunk.text)
-            except UnexpectedInput as exc:
-                error = _error_record(exc, chunk, name, index)
-                if held is not None:
-                    yield held
-                held = _salvage(chunk, name, index, encoding, error)
-                index += 1
-                continue
-            games = _Builder(chunk, name, index, encoding).build(tree)
-            index += len(games)
-            for game in games:
-                if held is not None:
-                    yield held
-                held = game
-        if held is not None and not _trailing_lone_tag(held, index):
-            yield held
+                before = next((s.game for s in reversed(segments[:i]) if s.game), None)
+                after = next((s.game for s in segments[i + 1 :] if s.game), None)
+                if before is None and after is not None:
+                    after.warnings.insert(0, seg.warning)
+                elif before is not None:
+                    before.warnings.append(seg.warning)
+                elif held:
+                    held[-1].warnings.append(seg.warning)
+                else:
+                    loose.append(seg.warning)
+            if games and loose:
+                games[0].warnings[:0] = loose
+                loose = []
+            held.extend(games)
+            keep = 2 if held and _lone_tag(held[-1]) else 1
+            while len(held) > keep:
+                yield from _chosen(held.pop(0), select)
+        if held and reader.index > 1 and opened.at_end() and _lone_tag(held[-1]):
+            lone = held.pop()
+            if held:
+                tag = lone.raw.strip()
+                held[-1].warnings.append(
+                    located(lone.source.line, None, f"lone tag {tag} after the last game skipped")
+                )
+        for game in held:
+            yield from _chosen(game, select)
     finally:
-        close()
+        opened.close()
 
 
-def _trailing_lone_tag(game: Game, count: int) -> bool:
-    """A lone tag after the last game, such as [FILENAME ""]: not a game of its own."""
+def _chosen(game: Game, select: Selector | None) -> Iterator[Game]:
+    if select is None or select(game.tags):
+        yield game
+
+
+def _lone_tag(game: Game) -> bool:
+    """A lone tag with nothing after it, such as [FILENAME ""]: when it ends a file, it is not a
+    game of its own."""
     return (
-        count > 1
-        and game.syntax_error is None
+        game.syntax_error is None
         and len(game.tags) == 1
-        and not game.body
         and not game.terminator
+        and _TAG_RE.fullmatch(game.raw) is not None
     )
+
+
+@dataclass(slots=True)
+class ReadResult:
+    """Per file: the games and the syntax errors, in file order."""
+
+    games: list[Game] = field(default_factory=list)
+    errors: list[PdnSyntaxError] = field(default_factory=list)
 
 
 def read_file(source: PdnSource) -> ReadResult:

@@ -96,7 +96,7 @@ def test_list_reports_syntax_errors_and_exits_1(corpus: Path) -> None:
     code, out, err = run("list", str(path))
     assert code == 1
     assert err.strip() == (
-        f"{path}:1:46: game 1: unexpected character '}}'; expected COMMENT, JUNK, "
-        "LINE_COMMENT, '(', NAG, PAREN_COMMENT, RESULT, RUN"
+        f'{path}:1:46: game 1: found "}}" outside a comment; '
+        "expected a move, a comment, a variation or a result"
     )
     assert out.strip().endswith("1 games, 1 syntax errors")

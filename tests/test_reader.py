@@ -42,8 +42,11 @@ def test_nested_comment_is_a_syntax_error_at_its_place(corpus: Path) -> None:
     assert (error.line, error.column, error.game) == (1, 46, 0)
     assert error.text == "}"
     assert error.file == str(path)
-    assert "RUN" in error.expected
-    assert str(error).startswith(f"{path}:1:46: game 1: unexpected character '}}'")
+    assert error.expected == ["a move", "a comment", "a variation", "a result"]
+    assert str(error) == (
+        f'{path}:1:46: game 1: found "}}" outside a comment; '
+        "expected a move, a comment, a variation or a result"
+    )
 
 
 @pytest.mark.parametrize("entry", ODD_FILES, ids=_id)
@@ -53,10 +56,21 @@ def test_odd_files_never_crash(entry: object) -> None:
         assert game.syntax_error is not None or isinstance(game.body, list)
 
 
-def test_cp1252_file_is_decoded_per_file(corpus: Path) -> None:
-    games = read_file(corpus / "international" / "migo-Cannes_Open_Tournament_2002.pdn").games
-    assert games[0].source.encoding == "cp1252"
-    assert any(g.black == "Kouamé" for g in games)
+def test_cp1252_file_is_decoded_per_game(corpus: Path) -> None:
+    path = corpus / "international" / "migo-Cannes_Open_Tournament_2002.pdn"
+    games = read_file(path).games
+    [kouame] = [g for g in games if g.black == "Kouamé"]
+    assert kouame.source.encoding == "cp1252"
+    data = path.read_bytes()
+    bad = next(i for i in range(kouame.source.offset, len(data)) if data[i] >= 0x80)
+    line = data.count(b"\n", 0, bad) + 1
+    assert (
+        kouame.warnings[0]
+        == f"line {line}: not UTF-8 (byte 0x{data[bad]:02X}): this game read as cp1252"
+    )
+    ascii_only = [g for g in games if g.raw.isascii()]
+    assert ascii_only and all(g.source.encoding == "utf-8" for g in ascii_only)
+    assert not any("cp1252" in w for g in ascii_only for w in g.warnings)
 
 
 def test_source_offset_points_at_the_first_line_of_the_game(corpus: Path) -> None:
