@@ -3,6 +3,7 @@ options, worker runners and progress bars."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,9 +16,10 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from pdn.cluster import ClusterError, connect
 from pdn.drawrules import RULE_SETS
 from pdn.fen import FenError, parse_fen
-from pdn.files import MissingPathError, pdn_files
+from pdn.files import FileProblem, MissingPathError
 from pdn.parallel import Runner, Task
 from pdn.position import Duplicates, Position
+from pdn.reader import LIMIT_VARIABLE, game_files, parse_size
 from pdn.variants import UnknownVariantError, Variant, get_variant
 
 out = Console()
@@ -46,7 +48,52 @@ def position_of(variant: Variant, fen: str | None) -> Position:
         fail(str(exc))
 
 
-Paths = Annotated[list[Path], typer.Argument(help="PDN files or folders (searched for *.pdn).")]
+Paths = Annotated[
+    list[Path], typer.Argument(help="PDN files or folders (searched for *.pdn); - reads stdin.")
+]
+
+
+def _max_game_size(value: str | None) -> str | None:
+    """Set the size limit of a game for this run, worker processes included."""
+    if value is not None:
+        try:
+            os.environ[LIMIT_VARIABLE] = str(parse_size(value))
+        except ValueError as exc:
+            fail(f"--max-game-size: {exc}")
+    return value
+
+
+MaxSizeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--max-game-size",
+        help="A game (or run of text) larger than this is reported and passed over unread "
+        "(default 4MB).",
+        callback=_max_game_size,
+    ),
+]
+
+
+class Inputs(list[Path]):
+    """The files to read, with the problems met finding them (each printed once)."""
+
+    problems: list[FileProblem]
+
+
+def input_files(paths: list[Path]) -> Inputs:
+    """The files under *paths* that hold games; one line on stderr for each file not read or
+    without games (exit 1 at the end), a usage error for a missing path or an empty folder."""
+    problems: list[FileProblem] = []
+    try:
+        files = Inputs(game_files(paths, problems))
+    except MissingPathError as exc:
+        fail(str(exc))
+    for problem in problems:
+        err.print(str(problem), markup=False, highlight=False)
+    files.problems = problems
+    return files
+
+
 VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="Variant name, e.g. english.")]
 FenOpt = Annotated[str | None, typer.Option("--fen", help="Start position (FEN); default: start.")]
 WorkersOpt = Annotated[int, typer.Option("--workers", "-j", help="Local worker processes.")]
@@ -87,7 +134,7 @@ def duplicates_mode(text: str) -> Duplicates:
 
 def replay_inputs(
     paths: list[Path], variant: str | None, rules: str, workers: int, cluster: str | None
-) -> list[Path]:
+) -> Inputs:
     """The PDN files to replay, after checking the options that validate and import share."""
     if rules not in RULE_SETS:
         fail(f"--rules must be one of {', '.join(RULE_SETS)}, not {rules!r}")
@@ -97,10 +144,7 @@ def replay_inputs(
         fail("--workers and --cluster exclude each other (a cluster brings its own workers)")
     if variant:
         variant_named(variant)
-    try:
-        return list(pdn_files(paths))
-    except MissingPathError as exc:
-        fail(str(exc))
+    return input_files(paths)
 
 
 @contextmanager

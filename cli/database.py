@@ -21,6 +21,7 @@ from pdn.cli.common import (
     DbOpt,
     FenOpt,
     FormatOpt,
+    MaxSizeOpt,
     OutputOpt,
     Paths,
     VariantOpt,
@@ -96,6 +97,7 @@ def import_command(
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     candidates: CandidatesOpt = False,
+    max_game_size: MaxSizeOpt = None,
 ) -> None:
     """Replay and store every game (invalid ones too); re-importing adds nothing; resumable.
     Into PostgreSQL, several workers (--workers, --cluster) write their games themselves."""
@@ -124,6 +126,7 @@ def import_command(
     if candidates:
         table.add_row("fit other variants too", str(stats.also_fit))
     out.print(table)
+    raise typer.Exit(1 if files.problems else 0)
 
 
 def query(

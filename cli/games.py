@@ -15,12 +15,14 @@ from pdn.board import WHITE
 from pdn.cli.common import (
     CandidatesOpt,
     ClusterOpt,
+    MaxSizeOpt,
     OutputOpt,
     Paths,
     WorkersOpt,
     byte_progress,
     err,
     fail,
+    input_files,
     out,
     replay_inputs,
     runner_for,
@@ -40,6 +42,7 @@ from pdn.variants import Notation
 def list_command(
     paths: Paths,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines instead of a table.")] = False,
+    max_game_size: MaxSizeOpt = None,
 ) -> None:
     """One row per game, then the number of games and of syntax errors."""
     table = Table("file", "#", "line", "White", "Black", "Event", "Date", "Result", "plies")
@@ -113,6 +116,7 @@ def validate(
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     candidates: CandidatesOpt = False,
+    max_game_size: MaxSizeOpt = None,
 ) -> None:
     """Replay every game: one line per problem, a summary, exit 1 if any game is invalid."""
     files = replay_inputs(paths, variant, rules, workers, cluster)
@@ -136,7 +140,7 @@ def validate(
         if sink:
             sink.close()
     out.print(_summary_table(summary, candidates))
-    raise typer.Exit(0 if summary.ok else 1)
+    raise typer.Exit(0 if summary.ok and not files.problems else 1)
 
 
 def replay_command(
@@ -152,6 +156,7 @@ def replay_command(
     svg: Annotated[
         Path | None, typer.Option("--svg", help="Write one SVG diagram per position here.")
     ] = None,
+    max_game_size: MaxSizeOpt = None,
 ) -> None:
     """Show a game: the board after a ply, the marked move list, comments and how it ended."""
     try:
@@ -212,18 +217,21 @@ def annotate_command(
     variant: Annotated[
         str | None, typer.Option("--variant", "-v", help="Variant of games without GameType.")
     ] = None,
+    max_game_size: MaxSizeOpt = None,
 ) -> None:
     """Write the games back with comments where something happens; their own comments kept."""
     if fen_every < 0:
         fail(f"--fen-every must be 0 or more, not {fen_every}")
     if variant:
         variant_named(variant)
+    files = input_files(paths)
     try:
         with output.open("w", encoding="utf-8") as sink:
-            for text in annotate_paths(paths, Notes(events, fen_every, material), variant):
+            for text in annotate_paths(files, Notes(events, fen_every, material), variant):
                 sink.write(text)
-    except OSError as exc:  # a missing path included (MissingPathError)
+    except OSError as exc:
         fail(str(exc))
+    raise typer.Exit(1 if files.problems else 0)
 
 
 def convert(
@@ -250,6 +258,7 @@ def convert(
     variant: Annotated[
         str | None, typer.Option("--variant", "-v", help="Variant of games without GameType.")
     ] = None,
+    max_game_size: MaxSizeOpt = None,
 ) -> None:
     """Replay each game and write it normalised; a game that does not replay is kept as read."""
     for name, value, allowed in (
@@ -267,10 +276,11 @@ def convert(
     style = Style(notation, Captures(captures), separator, result_style, gametype)
     if variant:
         variant_named(variant)
+    files = input_files(paths)
     kept = 0
     sink = output.open("w", encoding="utf-8", newline="") if output else sys.stdout
     try:
-        for piece, warning in convert_paths(paths, to, style, variant):
+        for piece, warning in convert_paths(files, to, style, variant):
             sink.write(piece)
             if warning:
                 kept += 1
@@ -282,6 +292,7 @@ def convert(
             sink.close()
     if kept:
         err.print(f"{kept} games kept as written", markup=False, highlight=False)
+    raise typer.Exit(1 if files.problems else 0)
 
 
 # -- database --------------------------------------------------------------------------------

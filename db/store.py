@@ -46,7 +46,7 @@ from pdn.db.schema import (
     TagRow,
 )
 from pdn.fen import to_fen
-from pdn.files import pdn_files
+from pdn.files import pdn_files, shown_name
 from pdn.game import Game
 from pdn.notation import MoveForm, move_text
 from pdn.parallel import Runner, Task, as_runner, file_tasks, run_tasks
@@ -485,7 +485,7 @@ def _source_file(engine: Engine, path: Path, digest: str) -> tuple[int, bool]:
     with engine.begin() as conn:
         row = conn.execute(
             select(SourceFile.id, SourceFile.complete).where(
-                SourceFile.path == str(path), SourceFile.sha256 == digest
+                SourceFile.path == shown_name(path), SourceFile.sha256 == digest
             )
         ).first()
         if row is not None:
@@ -494,7 +494,7 @@ def _source_file(engine: Engine, path: Path, digest: str) -> tuple[int, bool]:
             encoding = detect_encoding(fh)
         result = conn.execute(
             insert(SourceFile).values(
-                path=str(path),
+                path=shown_name(path),
                 sha256=digest,
                 size=path.stat().st_size,
                 encoding=encoding,

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from pdn.files import STDIN, shown_name
+from pdn.files import STDIN, FileProblem, pdn_files, shown_name
 from pdn.game import (
     CommentNode,
     Game,
@@ -194,6 +194,9 @@ def _chunks(lines: Iterable[Line], first_line: int, limit: int) -> Iterator[Chun
     for offset, data in lines:
         number += 1
         if data.__class__ is int:  # a line over the limit: passed over unread
+            if ended and (buf or over):  # after a game's end: a chunk of its own
+                yield chunk()
+                buf, offsets, warnings, size, over = [], [], [], 0, False
             if not buf and not over:
                 start, tag_start, offsets = number, False, [offset]
             if not over:
@@ -334,6 +337,7 @@ _NUMBER_RE = re.compile(re.sub(r"\(\?P<(?!num>)\w+>", "(?:", _ELEMENT).replace("
 _SQUARE_RE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])|\d{1,2}")
 _TAG_PARTS = re.compile(r'^\[\s*(.*?)\s*(?:"((?:\\.|[^"\\])*)"\s*)?\]$', re.S)
 _PLAIN_TAG = re.compile(r'\[([A-Za-z_]\w*)[ \t]*"([^"\\\n]*)"[ \t]*\]')
+_QUOTED_TAG = re.compile(r'\[[ \t]*[A-Za-z_&][^"\]]*"')  # [Name "... (a name, then a quote)
 _TAG_NAME_VALUE = re.compile(r"^(\S+(?:\s+\S+)*?)\s+(\S.*)$")
 _WS = re.compile(r"\s+")
 _FEN_VALUE = re.compile(r'"([^"]*)"')
@@ -344,6 +348,13 @@ def _moves(kind: str, run: str) -> int:
     if kind == PLAIN_RUN:  # words that are moves or move numbers (one dot each)
         return len(run.split()) - run.count(".")
     return _NUMBER_RE.findall(run).count("")
+
+
+def _squares_moved(kind: str, run: str) -> bool:
+    """Whether a run holds a move from a square (not only "-", the unknown move)."""
+    return kind == PLAIN_RUN or any(
+        m.group("a") or m.group("move") not in (None, "-") for m in _ELEMENT_RE.finditer(run)
+    )
 
 
 def parse_tag(text: str) -> tuple[str, str] | None:
@@ -363,12 +374,13 @@ def parse_tag(text: str) -> tuple[str, str] | None:
     return None
 
 
-def _tag_pairs(token: str) -> tuple[list[tuple[str, str]], list[tuple[int, str]]]:
-    """The tag pairs of a TAGS token, and the (position, text) of its pseudo-tags."""
+def _tag_pairs(token: str) -> tuple[list[tuple[str, str]], list[tuple[int, str]], bool]:
+    """The tag pairs of a TAGS token, the (position, text) of its pseudo-tags, and whether a
+    pair is written [Name "value"]: only such a pair starts a game ([Round 17] joins one)."""
     pairs: list[tuple[str, str]] = _PLAIN_TAG.findall(token)
     if len(pairs) == token.count("["):
-        return pairs, []
-    pairs, pseudo = [], []
+        return pairs, [], bool(pairs)
+    pairs, pseudo, quoted = [], [], False
     for m in _TAG_RE.finditer(token):
         plain = _PLAIN_TAG.fullmatch(m.group())
         pair = (plain.group(1), plain.group(2)) if plain else parse_tag(m.group())
@@ -376,7 +388,8 @@ def _tag_pairs(token: str) -> tuple[list[tuple[str, str]], list[tuple[int, str]]
             pseudo.append((m.start(), m.group()))
         else:
             pairs.append(pair)
-    return pairs, pseudo
+            quoted = quoted or bool(_QUOTED_TAG.match(m.group()))
+    return pairs, pseudo, quoted
 
 
 def make_move(raw: str, strength: str = "", line: int = 0, column: int = 0) -> MoveNode:
@@ -587,8 +600,8 @@ class _Reader:
                     self._error(cur, pos, found, _IN_VARIATION)
             elif kind == LPAR:
                 if len(cur.stack) >= MAX_DEPTH:
-                    found = f'found "(" at depth {MAX_DEPTH + 1}: variations nest {MAX_DEPTH} deep'
-                    self._error(cur, pos, found + " at most", ["')'"])
+                    found = f'variation nested too deep: "(" at level {MAX_DEPTH + 1}, at most '
+                    self._error(cur, pos, found + f"{MAX_DEPTH} are read", ["')'"])
                     continue
                 if not cur.moved:
                     self._warn(cur.game, pos, "variation before any move kept as a comment")
@@ -633,7 +646,7 @@ class _Reader:
         """
         token = m.group(kind)
         if kind == TAGS:
-            if _tag_pairs(token)[0]:
+            if _tag_pairs(token)[2]:
                 self._start(pos)
                 return True
             self.pending.append((kind, token, pos))
@@ -642,7 +655,7 @@ class _Reader:
             if not _moves(kind, token):
                 self.pending.append((RUN, token, pos))
                 return False
-            if self._line_is_clean(pos):
+            if self._line_is_clean(pos) and _squares_moved(kind, token):
                 self._start(pos)
                 return True
         elif kind in _WAITING:
@@ -730,7 +743,7 @@ class _Reader:
     def _tags(self, token: str, pos: int) -> None:
         cur = self.cur
         assert cur is not None
-        pairs, pseudo = _tag_pairs(token)
+        pairs, pseudo, _ = _tag_pairs(token)
         for name, value in pairs:
             cur.game.tags.add(name, value)
         for at, text in pseudo:
@@ -810,13 +823,13 @@ class _Reader:
         cur.skip_depth = len(cur.stack)
 
     def _error_unclosed(self, cur: _Building) -> None:
-        message = 'variation not closed: "(" has no ")" before the end of the game'
+        message = 'variation not closed: found "(" with no ")" before the end of the game'
         self._error(cur, cur.stack[0][1], message, [])
         cur.game.syntax_error.expected = ["')'"]  # type: ignore[union-attr]
 
     def _error_char(self, cur: _Building, char: str, pos: int) -> None:
         if char == "{":
-            message = 'comment not closed: "{" has no "}" before the next game'
+            message = 'comment not closed: found "{" with no "}" before the next game'
             self._error(cur, pos, message, [])
             cur.game.syntax_error.expected = ["'}'"]  # type: ignore[union-attr]
             cur.end = len(self.text.text.rstrip())
@@ -1067,6 +1080,27 @@ class _Prefixed:
 # -- public API ----------------------------------------------------------------------------------
 
 
+_UNITS = {
+    "": 1,
+    "k": 1 << 10,
+    "kb": 1 << 10,
+    "m": 1 << 20,
+    "mb": 1 << 20,
+    "g": 1 << 30,
+    "gb": 1 << 30,
+}
+_SIZE = re.compile(r"\s*(\d+)\s*([a-z]*)\s*", re.I)
+
+
+def parse_size(text: str) -> int:
+    """A size such as ``4MB``, ``512k`` or ``1000000`` (bytes) in bytes; ValueError if none."""
+    m = _SIZE.fullmatch(text)
+    unit = _UNITS.get(m.group(2).lower()) if m else None
+    if m is None or unit is None or int(m.group(1)) == 0:
+        raise ValueError(f"not a size: {text!r} (write it as 4MB, 512KB or a number of bytes)")
+    return int(m.group(1)) * unit
+
+
 def game_size_limit(value: int | None = None) -> int:
     """The size limit of a game: *value*, else the environment's PDN_MAX_GAME_BYTES (how the
     commands pass their option to worker processes), else MAX_GAME_BYTES."""
@@ -1163,6 +1197,29 @@ class ReadResult:
 
     games: list[Game] = field(default_factory=list)
     errors: list[PdnSyntaxError] = field(default_factory=list)
+
+
+def game_files(
+    paths: Iterable[str | os.PathLike[str]],
+    problems: list[FileProblem],
+    max_game_bytes: int | None = None,
+) -> list[Path]:
+    """The files under *paths* (see :func:`pdn.files.pdn_files`; standard input and pipes
+    spooled) that hold at least one game; each other file is added to *problems*: not read, or
+    "no games found" (neither a tag nor a move). Raises :class:`pdn.files.MissingPathError` as
+    pdn_files does."""
+    found = []
+    for path in pdn_files(paths, problems):
+        try:
+            games = read_games(path, headers_only=True, max_game_bytes=max_game_bytes)
+            if next(games, None) is None:
+                problems.append(FileProblem(shown_name(path), "no games found"))
+            else:
+                found.append(path)
+            games.close()
+        except OSError as exc:
+            problems.append(FileProblem(shown_name(path), f"not read: {exc.strerror or exc}"))
+    return found
 
 
 def read_file(source: PdnSource) -> ReadResult:

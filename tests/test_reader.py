@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import codecs
 import io
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lark import Token, Tree
 
 from conftest import corpus_dir, corpus_files
-from pdn.game import MoveNode, Outcome, SetupNode
+from pdn.game import Game, MoveNode, Outcome, SetupNode
 from pdn.reader import read_file, read_games, read_string
+from pdn.tokens import grammar, token_re
 
 OK_FILES = [f for f in corpus_files() if f.expect == "ok"]
 ODD_FILES = [f for f in corpus_files() if f.expect == "odd"]
@@ -108,7 +115,7 @@ def one(text: str) -> object:
 
 
 def moves(text: str) -> list[str]:
-    return [m.text for m in one(text).mainline()]  # type: ignore[attr-defined]
+    return [m.text for m in one('[Event "x"]\n' + text).mainline()]  # type: ignore[attr-defined]
 
 
 def test_several_tags_on_a_line_padded_names_escapes_and_case() -> None:
@@ -268,13 +275,173 @@ def test_latin1_bytes_decode_as_cp1252() -> None:
     assert g.white == "Kouamé “Q”" and g.source.encoding == "cp1252"
 
 
-def test_headers_only_and_select_skip_the_movetext(corpus: Path) -> None:
-    path = corpus / "international" / "wiegerw-DUTCH96H.pdn"
-    headers = list(read_games(path, headers_only=True))
-    assert len(headers) == 13 and all(g.body == [] for g in headers)
-    chosen = [g for g in read_games(path, select=lambda t: t.get("Result") == "1-0") if g.body]
-    full = [g for g in read_games(path) if g.tags.get("Result") == "1-0"]
-    assert chosen == full and len(chosen) == 2
+def _facts(game: Game) -> tuple[object, ...]:
+    """Everything a read says of a game but its movetext tree."""
+    src = game.source
+    error = str(game.syntax_error) if game.syntax_error else None
+    return (src.file, src.index, src.line, src.offset, src.encoding, game.tags.items(),
+            game.terminator, game.raw, error, tuple(game.warnings), game.ply_count())  # fmt: skip
+
+
+def _line_starts(data: bytes) -> dict[int, int]:
+    """Byte offset of each line start -> its 1-based line number (CR, LF and CRLF end lines)."""
+    starts = {0: 1}
+    for number, m in enumerate(re.finditer(rb"\r\n|\r|\n", data), 2):
+        starts[m.end()] = number
+    return starts
+
+
+def assert_one_reading_loop(source: Path | bytes) -> list[Game]:
+    """Full, headers-only, select-all and selective reads agree on every game they give; offsets
+    point at the start of each game's line; the main line is counted as it is built."""
+
+    def read(**options: Any) -> list[Game]:
+        return list(read_games(io.BytesIO(source) if isinstance(source, bytes) else source,
+                               **options))  # fmt: skip
+
+    full = read()
+    facts = [_facts(g) for g in full]
+    headers = read(headers_only=True)
+    assert [_facts(g) for g in headers] == facts
+    assert all(g.body == [] for g in headers)
+    assert [_facts(g) for g in read(select=lambda tags: True)] == facts
+    wins = read(select=lambda tags: tags.get("Result") == "1-0")
+    assert [_facts(g) for g in wins] == [_facts(g) for g in full if g.tags.get("Result") == "1-0"]
+    assert [g.source.index for g in full] == list(range(len(full)))
+    assert all(g.ply_count() == len(g.mainline()) for g in full)
+    data = source if isinstance(source, bytes) else source.read_bytes()
+    starts = _line_starts(data[3:] if data.startswith(codecs.BOM_UTF8) else data)
+    for g in full:
+        if g.source.encoding.startswith("utf-16"):
+            continue
+        assert starts.get(g.source.offset) == g.source.line, (g.source, g.raw[:40])
+    return full
+
+
+def _by_size(files: list[Any]) -> list[Any]:
+    """The corpus files, those over 1 MB behind the slow marker."""
+    return [
+        pytest.param(f, marks=[pytest.mark.slow] if f.path.stat().st_size > 1 << 20 else [])
+        for f in files
+    ]
+
+
+@pytest.mark.parametrize("entry", _by_size(corpus_files()), ids=_id)
+def test_corpus_reads_agree_whatever_is_kept(entry: object) -> None:
+    corpus_dir()
+    assert_one_reading_loop(entry.path)  # type: ignore[attr-defined]
+
+
+def _parsed(tree: Tree[Token]) -> list[tuple[str, str]]:
+    """The tokens of a Lark parse tree in order, a variation as "(" ... ")"."""
+    out: list[tuple[str, str]] = []
+    for child in tree.children:
+        if isinstance(child, Token):
+            out.append((child.type, str(child)))
+        elif child.data == "variation":
+            out += [("LPAR", "("), *_parsed(child), ("RPAR", ")")]
+        else:
+            out += _parsed(child)
+    return out
+
+
+@pytest.mark.parametrize("entry", _by_size(corpus_files()), ids=_id)
+def test_the_reader_lexes_each_game_as_the_grammar_parses_it(entry: object) -> None:
+    corpus_dir()
+    for game in read_games(entry.path):  # type: ignore[attr-defined]
+        if game.syntax_error is None:
+            ours = [(m.lastgroup, m.group(m.lastgroup)) for m in token_re().finditer(game.raw)]
+            assert ours == _parsed(grammar().parse(game.raw)), game.source
+
+
+def test_headers_only_keeps_a_last_game_whose_only_tag_stands_alone() -> None:
+    text = b'[Event "a"]\n1. 32-28 *\n\n[Event "b"]\n1. 33-29 19-23\n'
+    games = assert_one_reading_loop(text)
+    assert [(g.event, g.ply_count()) for g in games] == [("a", 1), ("b", 2)]
+
+
+def test_two_untagged_games_of_a_chunk_are_two_games() -> None:
+    text = b'[Event "a"]\n1. 32-28 1-0\n1. 33-29 0-1 1. 34-30 *\n'
+    games = assert_one_reading_loop(text)
+    assert [(g.event, g.terminator, g.source.line) for g in games] == [
+        ("a", "1-0", 1), (None, "0-1", 3), (None, "*", 3)]  # fmt: skip
+    # the third game starts mid-line: its offset is that of its line
+    assert games[2].source.offset == text.index(b"1. 33-29")
+
+
+def test_select_yields_only_the_games_it_accepts_with_their_own_indexes() -> None:
+    text = b'[Result "1-0"]\n1. 32-28 1-0\n[Result "0-1"]\n1. 33-29 0-1\n[Result "1-0"]\n1-0\n'
+    chosen = list(read_games(io.BytesIO(text), select=lambda t: t.get("Result") == "1-0"))
+    found = [(g.source.index, g.source.line, g.ply_count()) for g in chosen]
+    assert found == [(0, 1, 1), (2, 5, 0)]
+
+
+def test_the_second_game_of_a_line_has_its_own_offset() -> None:
+    text = b'[Event "a"]\r\n1. 32-28 0-1[Event "b"]\r\n1. 33-29 *\r\n'
+    a, b = assert_one_reading_loop(text)
+    assert (a.source.offset, b.source.line, b.source.offset) == (0, 2, 13)
+    assert b.event == "b" and b.raw == '[Event "b"]\n1. 33-29 *'
+
+
+# -- generated files: every reading agrees -----------------------------------------------------
+
+_NAMES = st.sampled_from(["Event", "Site", "White", "Black", "Result", "Round", "GameType", "fen"])
+_VALUE = st.text(st.characters(codec="utf-8", exclude_characters='"[]\\\r\n'), max_size=12)
+_WORD = st.text(st.sampled_from("abcdefgh xyz.,!?"), min_size=1, max_size=15)
+
+
+@st.composite
+def _movetext(draw: st.DrawFn, depth: int = 0) -> str:
+    parts: list[str] = []
+    for i in range(draw(st.integers(0, 8))):
+        kind = draw(st.sampled_from(
+            ["move", "move", "move", "number", "comment", "nag", "line", "variation", "junk"]
+        ))  # fmt: skip
+        if kind == "move":
+            a, b = draw(st.integers(1, 50)), draw(st.integers(1, 50))
+            mark = draw(st.sampled_from(["", "!", "?!"]))
+            parts.append(f"{a}{draw(st.sampled_from('-x'))}{b}{mark}")
+        elif kind == "number":
+            parts.append(f"{i + 1}{draw(st.sampled_from(['.', '...', '. ...']))}")
+        elif kind == "comment":
+            parts.append("{" + draw(_WORD) + draw(st.sampled_from(["", "\n", "\n\n"])) + "}")
+        elif kind == "nag":
+            parts.append(f"${draw(st.integers(1, 200))}")
+        elif kind == "line":
+            parts.append(f"% {draw(_WORD)}\n")
+        elif kind == "variation" and depth < 3:
+            parts.append("(" + draw(_movetext(depth + 1)) + ")")
+        elif kind == "junk":
+            parts.append(draw(_WORD))
+    return draw(st.sampled_from([" ", "\n"])).join(parts)
+
+
+@st.composite
+def _pdn_file(draw: st.DrawFn) -> bytes:
+    blocks = []
+    for _ in range(draw(st.integers(0, 5))):
+        kind = draw(st.sampled_from(["game", "game", "game", "untagged", "junk", "lone"]))
+        if kind == "junk":
+            blocks.append(draw(_WORD))
+            continue
+        if kind == "lone":
+            blocks.append(f'[{draw(_NAMES)} "{draw(_VALUE)}"]')
+            continue
+        tags = [f'[{draw(_NAMES)} "{draw(_VALUE)}"]' for _ in range(draw(st.integers(1, 4)))]
+        head = draw(st.sampled_from(["\n", " "])).join(tags) if kind == "game" else ""
+        end = draw(st.sampled_from(["", " *", " 1-0", "\n0-1", " 2-0", " 1/2-1/2"]))
+        blocks.append((head + "\n" if head else "1. 32-28 ") + draw(_movetext()) + end)
+    eol = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    gap = draw(st.sampled_from(["\n", "\n\n", " "]))
+    return (gap.join(blocks) + "\n").replace("\n", eol).encode("utf-8")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_pdn_file())
+def test_generated_files_read_alike_whatever_is_kept(data: bytes) -> None:
+    games = assert_one_reading_loop(data)
+    text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    assert all(g.raw in text for g in games)
 
 
 def test_move_node_keeps_raw_text() -> None:
