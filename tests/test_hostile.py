@@ -299,7 +299,7 @@ def test_each_unreadable_file_gets_one_line_and_the_others_are_read(
     assert sorted(str(r) for r in rows if isinstance(r, FileProblem)) == expected
     assert [r.event for r in rows if isinstance(r, GameRow)] == ["game 1", "game 4"]
     for command in (["list"], ["validate"], ["import", "--db", str(tmp_path / "t.db")]):
-        code, out, err = cli(*command, str(folder))
+        code, _, err = cli(*command, str(folder))
         assert code == 1, command
         assert sorted(err.splitlines()) == expected, command
     with sqlite3.connect(tmp_path / "t.db") as conn:
