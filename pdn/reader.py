@@ -25,7 +25,7 @@ import os
 import re
 import sys
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, TextIO
@@ -1117,7 +1117,7 @@ def read_games(
     headers_only: bool = False,
     span: Span | None = None,
     max_game_bytes: int | None = None,
-) -> Iterator[Game]:
+) -> Generator[Game, None, None]:
     """Yield the games of a PDN file or stream one at a time.
 
     A game that does not parse is yielded with its tags and a ``syntax_error`` (a
