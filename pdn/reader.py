@@ -80,15 +80,22 @@ def _latin1_rest(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error("pdn-latin1", _latin1_rest)
 
 
-def _decode(data: bytes, first_line: int) -> tuple[str, str, str | None]:
-    """Text, encoding and a warning (None when the bytes are UTF-8) of one chunk."""
+def _decode(lines: list[bytes]) -> tuple[str, list[tuple[int, int]]]:
+    """The text of a chunk's lines, and the (row, first bad byte) of each line that is not UTF-8:
+    such a line is read as cp1252 (the lines are decoded one by one only then)."""
+    data = b"\n".join(lines)
     try:
-        return data.decode("utf-8"), "utf-8", None
-    except UnicodeDecodeError as exc:
-        line = first_line + data.count(b"\n", 0, exc.start)
-        bad = data[exc.start]
-        warning = located(line, None, f"not UTF-8 (byte 0x{bad:02X}): this game read as cp1252")
-        return data.decode("cp1252", "pdn-latin1"), "cp1252", warning
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    texts, bad = [], []
+    for row, line in enumerate(lines):
+        try:
+            texts.append(line.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            texts.append(line.decode("cp1252", "pdn-latin1"))
+            bad.append((row, line[exc.start]))
+    return "\n".join(texts), bad
 
 
 def detect_encoding(fh: BinaryIO) -> str:
@@ -523,10 +530,10 @@ class _Reader:
         """The games and the runs of outside text of one chunk, in order."""
         if chunk.too_large:
             return [_Segment(self._too_large(chunk))]
-        text, encoding, decode_warning = _decode(b"\n".join(chunk.lines), chunk.line)
+        text, self.bad_lines = _decode(chunk.lines)
         self.text = _Text(text, chunk.line)
         self.chunk = chunk
-        self.encoding = encoding if self.family == "bytes" else self.family
+        self.encoding = "utf-8" if self.family == "bytes" else self.family
         self.segments: list[_Segment] = []
         self.cur: _Building | None = None
         self.pending: list[Item] = []  # comments, NAGs, setups, pseudo-tags outside a game
@@ -539,13 +546,14 @@ class _Reader:
         self._settle_pending()
         self._close_outside()
         games = [s.game for s in self.segments if s.game is not None]
+        if self.bad_lines:
+            for game in games:
+                first = game.source.line - chunk.line
+                self._decoded(game, first, first + game.raw.count("\n"))
         for seg in self.segments:
             if seg.game is not None and seg.escapes:
                 message = f"{len(seg.escapes)} literal '\\r' skipped (broken export)"
                 seg.game.warnings.append(located(seg.escapes[0], None, message))
-        if decode_warning:
-            for game in games:
-                game.warnings.insert(0, decode_warning)
         for line, message in reversed(chunk.warnings):
             owner = next((g for g in reversed(games) if g.source.line <= line), None)
             owner = owner or (games[0] if games else None)
@@ -784,13 +792,22 @@ class _Reader:
         if terminator is not None:
             self.ended = _Ended(game, cur.start, loader, cur.escapes)
 
+    def _decoded(self, game: Game, first: int, last: int) -> None:
+        """Note a game whose rows *first* to *last* hold a line that is not UTF-8."""
+        for row, byte in self.bad_lines:
+            if first <= row <= last:
+                game.source.encoding = "cp1252"
+                message = f"not UTF-8 (byte 0x{byte:02X}): this game read as cp1252"
+                game.warnings.insert(0, located(self.chunk.line + row, None, message))
+                return
+
     def _too_large(self, chunk: Chunk) -> Game:
         encoding = "utf-8" if self.family == "bytes" else self.family
         offset = chunk.offsets[0] if chunk.offsets else 0
         source = Source(self.name, self.index, chunk.line, offset, encoding)
         self.index += 1
         game = Game(source=source)
-        text, _, _ = _decode(b"\n".join(chunk.lines), chunk.line)
+        text, _ = _decode(chunk.lines)
         for m in _TAG_RE.finditer(text):
             pair = parse_tag(m.group())
             if pair:
