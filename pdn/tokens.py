@@ -34,17 +34,20 @@ JUNK = "JUNK"
 ERROR = "ERROR"  # not in the grammar: a character no terminal takes
 
 
+def _grammar_text() -> str:
+    return files("pdn").joinpath("pdn.lark").read_text(encoding="utf-8")
+
+
 @cache
 def grammar() -> Lark:
-    """The LALR parser of pdn.lark (built once)."""
-    text = files("pdn").joinpath("pdn.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
+    """The LALR parser of pdn.lark with its contextual lexer (built once)."""
+    return Lark(_grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=False)
 
 
 @cache
 def token_re() -> re.Pattern[str]:
     """Whitespace, then one token, each alternative named for its terminal."""
-    lark = grammar()
+    lark = Lark(_grammar_text(), parser="lalr", lexer="basic")  # half the time to build
     ignored = [t for t in lark.terminals if t.name in lark.ignore_tokens]
     kept = [t for t in lark.terminals if t.name not in lark.ignore_tokens]
     # the order of Lark's basic lexer: it takes the first alternative that matches
