@@ -86,7 +86,7 @@ def test_invalid_games_are_stored_with_their_errors(db: str, tmp_path: Path) -> 
     assert frame["valid"].tolist() == [False, False]
     with engine.connect() as conn:
         errors = conn.execute(select(GameRow.errors).order_by(GameRow.place)).scalars().all()
-    assert '"reason": "illegal move"' in errors[0] and "unexpected" in errors[1]
+    assert '"reason": "illegal move"' in errors[0] and "with no variation open" in errors[1]
     engine.dispose()
 
 
