@@ -22,6 +22,7 @@ SNIFF = 8192  # bytes looked at to tell text from binary data
 Line = tuple[int, bytes | int]
 
 _EOL = re.compile(rb"\r\n|\r|\n")
+_TEXT_EOL = re.compile(r"\r\n|\r|\n")
 _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not tab, line ends, form feed, ESC
 
 
@@ -63,15 +64,17 @@ def binary_lines(
 
 def _byte_lines(read: Callable[[int], bytes], offset: int, limit: int) -> Iterator[Line]:
     head = read(BLOCK)
+    while 0 < len(head) < 3 and (more := read(BLOCK)):
+        head += more
     skip = 3 if offset == 0 and head.startswith(codecs.BOM_UTF8) else 0
     pending: list[bytes] = []  # the start of a line that runs on into the next block
     size = 0  # bytes of that line so far
     line_start = offset
-    block = head[skip:]
+    block = head[skip:] or read(BLOCK)
     position = offset + skip  # file offset of block[0]
     while block:
-        if block.endswith(b"\r"):  # a CRLF may be cut between two blocks
-            block += read(1)
+        while block.endswith(b"\r") and (more := read(1)):  # a CRLF cut between two blocks
+            block += more
         parts, eols = _split(block)
         last = len(parts) - 1
         uniform = eols if isinstance(eols, int) else 0
@@ -124,34 +127,44 @@ def _utf16_lines(
 ) -> Iterator[Line]:
     """Lines of UTF-16 data as UTF-8 bytes, with the offsets of the UTF-16 file."""
     decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-    position = offset
+    position = offset  # where the current line starts
+    pending: list[str] = []  # the start of a line that runs on into the next block
+    size = 0  # its bytes in the file so far
+    carry = ""  # a CR at the end of a block: a CRLF may be cut between two blocks
     first = True
-    carry = ""
     while True:
         data = read(BLOCK)
         text = carry + decoder.decode(data, final=not data)
-        if first and text.startswith("\ufeff"):
-            text = text[1:]
-            position += 2
-        first = False
-        if data and text.endswith("\r"):  # a CRLF may be cut between two blocks
+        carry = ""
+        if first and text:
+            if text.startswith("\ufeff"):
+                text, position = text[1:], position + 2
+            first = False
+        if data and text.endswith("\r"):
             carry, text = "\r", text[:-1]
-        else:
-            carry = ""
         pos = 0
-        for m in re.finditer(r"\r\n|\r|\n", text):
-            line = text[pos : m.start()]
-            size = len(line.encode(encoding))
-            yield position, (size if size > limit else line.encode("utf-8", "surrogatepass"))
-            position += size + 2 * len(m.group())
-            pos = m.end()
+        for m in _TEXT_EOL.finditer(text):
+            part = text[pos : m.start()]
+            size += len(part.encode(encoding))
+            if size > limit:
+                yield position, size
+            else:
+                yield position, "".join([*pending, part]).encode("utf-8", "surrogatepass")
+            position += size + len(m.group().encode(encoding))
+            pending, size, pos = [], 0, m.end()
         rest = text[pos:]
-        if not data:
-            if rest:
-                size = len(rest.encode(encoding))
-                yield position, (size if size > limit else rest.encode("utf-8", "surrogatepass"))
-            return
-        carry = rest + carry
+        size += len(rest.encode(encoding))
+        if data:
+            if size <= limit:
+                pending.append(rest)
+            else:
+                pending.clear()
+            continue
+        if size > limit:
+            yield position, size
+        elif size:
+            yield position, "".join([*pending, rest]).encode("utf-8", "surrogatepass")
+        return
 
 
 def text_lines(fh: TextIO, limit: int) -> Iterator[Line]:

@@ -9,11 +9,13 @@ games, their indexes, lines and offsets never differ between them.
   that ends a game with its result, or a comment left open that runs into a blank line and a
   tag line starts a new chunk. A broken game never costs the games after it, and a chunk larger
   than the size limit is reported as one game too large and passed over.
-- Each chunk is decoded on its own: UTF-8, or cp1252 with a warning (pdn/lines.py reads UTF-16).
-- Its tokens (pdn/tokens.py) are cut into games: a game starts at a tag pair, or at a move or
-  move number that begins a line (or follows the previous game's end); it ends at its result
-  or "*", at the next tag section or at the end of its chunk. Text that is neither a tag nor a
-  game is skipped with a warning on the game nearest to it: it is never a game of its own.
+- Each chunk is decoded on its own: UTF-8, or, line by line where it is not, cp1252 with a
+  warning on the game (pdn/lines.py reads UTF-16).
+- Its tokens (pdn/tokens.py) are cut into games: a game starts at a tag pair written
+  ``[Name "value"]``, or at a move from a square that begins a line (or follows the previous
+  game's end); it ends at its result or "*", at the next tag section or at the end of its chunk.
+  Text that is neither a tag pair nor a move (prose, a stray character, a lone result) is never
+  a game: it is skipped with a warning on the nearest game of its chunk.
 - A game's movetext tree is built from its tokens only when first asked for (:attr:`Game.body`).
 """
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import codecs
 import io
 import re
 from pathlib import Path
@@ -14,6 +13,7 @@ from hypothesis import strategies as st
 from lark import Token, Tree
 
 from conftest import corpus_dir, corpus_files
+from pdn import lines
 from pdn.game import Game, MoveNode, Outcome, SetupNode
 from pdn.reader import read_file, read_games, read_string
 from pdn.tokens import grammar, token_re
@@ -310,7 +310,7 @@ def assert_one_reading_loop(source: Path | bytes) -> list[Game]:
     assert [g.source.index for g in full] == list(range(len(full)))
     assert all(g.ply_count() == len(g.mainline()) for g in full)
     data = source if isinstance(source, bytes) else source.read_bytes()
-    starts = _line_starts(data[3:] if data.startswith(codecs.BOM_UTF8) else data)
+    starts = _line_starts(data)  # a BOM belongs to line 1
     for g in full:
         if g.source.encoding.startswith("utf-16"):
             continue
@@ -469,3 +469,32 @@ def test_result_meaning_follows_the_first_player_convention() -> None:
     assert international.winner("W") == "black"
     [draw] = read_string("1. 32-28 1-1")
     assert draw.winner("W") is None and draw.outcome is Outcome.DRAW
+
+
+# -- lines: blocks, line ends, the size limit --------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.binary(max_size=40).map(lambda b: bytes(b"ab\r\n"[x % 4] for x in b)),
+    st.sampled_from([1, 2, 3, 7, 1 << 20]),
+    st.sampled_from(["utf-8", "utf-16-le", "utf-16-be"]),
+)
+def test_lines_are_cut_alike_whatever_the_blocks(data: bytes, block: int, encoding: str) -> None:
+    """CR, LF and CRLF end lines, also where a block boundary cuts them; offsets are those of
+    the file; a line over the limit (3 characters here) gives its size, not its bytes."""
+    expected, pos = [], 0
+    for m in re.finditer(rb"\r\n|\r|\n", data):
+        expected.append((pos, data[pos : m.start()]))
+        pos = m.end()
+    if pos < len(data):
+        expected.append((pos, data[pos:]))
+    width = 1 if encoding == "utf-8" else 2
+    raw = (
+        data if encoding == "utf-8" else "\ufeff".encode(encoding) + data.decode().encode(encoding)
+    )
+    bom = 0 if encoding == "utf-8" else 2
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lines, "BLOCK", block)
+        got = list(lines.binary_lines(io.BytesIO(raw), 3 * width, encoding=encoding))
+    assert got == [(bom + o * width, d if len(d) <= 3 else len(d) * width) for o, d in expected]
