@@ -73,11 +73,11 @@ def list_command(
                 )
     except OSError as exc:  # a missing path included (MissingPathError)
         fail(str(exc))
-    if not as_json:
+    if not as_json and games:
         out.print(table)
     summary = f"{games} games, {errors} syntax errors"
     if problems:
-        summary += f", {problems} files without games read"
+        summary += f", {problems} files not read or without games"
     (err if as_json else out).print(summary, markup=False, highlight=False)
     raise typer.Exit(1 if errors or problems else 0)
 

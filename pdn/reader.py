@@ -28,7 +28,8 @@ import re
 import sys
 from bisect import bisect_right
 from collections.abc import Callable, Generator, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
@@ -1019,13 +1020,15 @@ class Span:
     end: int  # exclusive
     line: int  # line number of the first line
     encoding: str  # 'bytes' or a UTF-16 form (see pdn.lines.sniff)
+    index: int = 0  # 0-based index in the file of the range's first game
 
 
 def game_spans(
     path: str | os.PathLike[str], parts: int, max_game_bytes: int | None = None
 ) -> list[Span]:
-    """Cut a file into about *parts* byte ranges of whole games (for parallel work); each range
-    starts at a tag line, so that what a range holds is what a read of the whole file gives."""
+    """Cut a file into about *parts* byte ranges of whole games (for parallel work). Each range
+    starts at a tag line and knows the index of its first game: the games of the ranges are
+    those of a read of the whole file, with the same indexes."""
     limit = game_size_limit(max_game_bytes)
     with Path(path).open("rb") as fh:
         family = sniff(fh.read(BLOCK))
@@ -1034,13 +1037,14 @@ def game_spans(
         if family == "binary":
             return [Span(0, size, 1, family)]
         target = max(1, size // max(1, parts))
-        starts = [(0, 1)]
-        lines = binary_lines(fh, limit, encoding=family)
-        for chunk in _chunks(lines, 1, limit):
-            if chunk.tag_start and chunk.offsets and chunk.offsets[0] - starts[-1][0] >= target:
-                starts.append((chunk.offsets[0], chunk.line))
-    ends = [s for s, _ in starts[1:]] + [size]
-    return [Span(s, e, line, family) for (s, line), e in zip(starts, ends, strict=True)]
+        spans = [Span(0, size, 1, family)]
+        reader = _Reader(shown_name(path), family, True, limit)
+        for chunk in _chunks(binary_lines(fh, limit, encoding=family), 1, limit):
+            at = chunk.offsets[0] if chunk.offsets else 0
+            if chunk.tag_start and at - spans[-1].start >= target:
+                spans.append(Span(at, size, chunk.line, family, reader.index))
+            reader.read(chunk)  # counts the games
+    return [replace(s, end=e.start) for s, e in pairwise(spans)] + spans[-1:]
 
 
 @dataclass(slots=True)
@@ -1145,9 +1149,8 @@ def read_games(
     ``select`` sees the tags of each game and only the games it accepts are yielded. Either way
     every game keeps the index, line and offset a full read gives it. A game or run of text
     larger than *max_game_bytes* (see :func:`game_size_limit`) is yielded as a game with a
-    syntax error, unread. ``span``
-    (from :func:`game_spans`) reads one byte range of a file; game indexes then count from the
-    start of the range. A path of ``-`` reads standard input.
+    syntax error, unread. ``span`` (from :func:`game_spans`) reads one byte range of a file,
+    its games with the indexes they have in the file. A path of ``-`` reads standard input.
     """
     limit = game_size_limit(max_game_bytes)
     opened = _open(source, span, limit)
@@ -1155,6 +1158,7 @@ def read_games(
         if opened.family == "binary":
             return
         reader = _Reader(opened.name, opened.family, headers_only, limit)
+        reader.index = span.index if span else 0
         held: list[Game] = []  # games not yet yielded: text after them may still be theirs
         loose: list[str] = []  # warnings of outside text before the first game
         first_line = span.line if span else 1

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import re
+import tempfile
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ from lark import Token, Tree
 from conftest import corpus_dir, corpus_files
 from pdn import lines
 from pdn.game import Game, MoveNode, Outcome, SetupNode
-from pdn.reader import read_file, read_games, read_string
+from pdn.reader import game_spans, read_file, read_games, read_string
 from pdn.tokens import grammar, token_re
 
 OK_FILES = [f for f in corpus_files() if f.expect == "ok"]
@@ -498,3 +500,18 @@ def test_lines_are_cut_alike_whatever_the_blocks(data: bytes, block: int, encodi
         patch.setattr(lines, "BLOCK", block)
         got = list(lines.binary_lines(io.BytesIO(raw), 3 * width, encoding=encoding))
     assert got == [(bom + o * width, d if len(d) <= 3 else len(d) * width) for o, d in expected]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_pdn_file(), st.integers(2, 6))
+def test_spans_of_a_file_give_the_games_of_the_whole_file(data: bytes, parts: int) -> None:
+    """Worker processes read spans of whole games: together they give what one read gives."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.pdn"
+        path.write_bytes(data * 8)  # longer, for several spans
+        whole = [_facts(g)[2:] for g in read_games(path)]
+        spans = game_spans(path, parts, max_game_bytes=1 << 20)
+        assert spans[0].start == 0 and spans[-1].end == len(data) * 8
+        assert all(a.end == b.start for a, b in pairwise(spans))
+        pieces = [_facts(g)[2:] for s in spans for g in read_games(path, span=s)]
+    assert pieces == whole
