@@ -16,7 +16,7 @@ from lark import Token, Tree
 
 from conftest import corpus_dir, corpus_files
 from pdn import lines
-from pdn.game import Game, MoveNode, Outcome, SetupNode
+from pdn.game import Game, MoveNode, Outcome, SetupNode, located, warning_place
 from pdn.reader import game_spans, read_file, read_games, read_string
 from pdn.tokens import grammar, token_re
 
@@ -515,3 +515,24 @@ def test_spans_of_a_file_give_the_games_of_the_whole_file(data: bytes, parts: in
         assert all(a.end == b.start for a, b in pairwise(spans))
         pieces = [_facts(g)[2:] for s in spans for g in read_games(path, span=s)]
     assert pieces == whole
+
+
+def test_warnings_carry_their_place_in_one_form() -> None:
+    games = read_string('[Event "x"]\n1. 32-28 $1 (19-23) 8-11Redo. *\n[Empty]\n[Round 17]\n1-0')
+    [g] = games
+    assert g.warnings == [
+        "line 2:25: junk 'Redo.' skipped",
+        'line 3:1: text outside any game skipped: "[Empty]\\n[Round 17]\\n1-0"',
+    ]
+    assert [warning_place(w) for w in g.warnings] == [
+        (2, 25, "junk 'Redo.' skipped"),
+        (3, 1, 'text outside any game skipped: "[Empty]\\n[Round 17]\\n1-0"'),
+    ]
+    assert warning_place(located(7, None, "x")) == (7, None, "x")
+    assert warning_place("no place") == (None, None, "no place")
+
+
+def test_an_unquoted_tag_joins_the_game_that_follows_it() -> None:
+    [g] = read_string("[Round 17] [Empty]\n1. 32-28 *")
+    assert g.round == "17" and g.raw == "[Round 17] [Empty]\n1. 32-28 *"
+    assert g.warnings == ["line 1: pseudo-tag [Empty] skipped"]
