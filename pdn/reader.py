@@ -782,7 +782,7 @@ class _Reader:
             return
         text = self.text.text
         game.raw = text[cur.start : cur.end]
-        row = text.count("\n", 0, cur.start)
+        row = self.text.where(cur.start)[0] - self.chunk.line
         game.source.line = self.chunk.line + row
         game.source.offset = self.chunk.offsets[row]
         game._plies = cur.plies if game.syntax_error is None else 0  # a broken game: no moves
