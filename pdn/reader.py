@@ -1041,9 +1041,13 @@ def game_spans(
         reader = _Reader(shown_name(path), family, True, limit)
         for chunk in _chunks(binary_lines(fh, limit, encoding=family), 1, limit):
             at = chunk.offsets[0] if chunk.offsets else 0
-            if chunk.tag_start and at - spans[-1].start >= target:
-                spans.append(Span(at, size, chunk.line, family, reader.index))
-            reader.read(chunk)  # counts the games
+            index = reader.index
+            games = [s.game for s in reader.read(chunk) if s.game is not None]  # counted
+            # not at a chunk without a game, or at a lone tag (it may end the file: the game
+            # before it takes its warning)
+            if chunk.tag_start and at - spans[-1].start >= target and games:
+                if not _lone_tag(games[0]):
+                    spans.append(Span(at, size, chunk.line, family, index))
     return [replace(s, end=e.start) for s, e in pairwise(spans)] + spans[-1:]
 
 
