@@ -1045,12 +1045,8 @@ def game_spans(
             games = [s.game for s in reader.read(chunk) if s.game is not None]  # counted
             # not at a chunk without a game, or at a lone tag (it may end the file: the game
             # before it takes its warning)
-            if (
-                chunk.tag_start
-                and at - spans[-1].start >= target
-                and games[:1] != []
-                and (not _lone_tag(games[0]))
-            ):
+            far = at - spans[-1].start >= target
+            if chunk.tag_start and far and games and not _lone_tag(games[0]):
                 spans.append(Span(at, size, chunk.line, family, index))
     return [replace(s, end=e.start) for s, e in pairwise(spans)] + spans[-1:]
 
