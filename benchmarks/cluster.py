@@ -27,6 +27,7 @@ from pdn.cluster import connect
 from pdn.db.schema import SourceFile
 from pdn.db.store import Record, import_paths, open_database, span_records, write_batch
 from pdn.parallel import file_tasks
+from pdn.pipeline import Options
 from pdn.validate import validate_paths
 
 BATCH = 500
@@ -101,7 +102,7 @@ def main() -> None:
     print(f"scaling 1 -> 2 workers:        {rates[2] / rates[1]:7.2f}x")
     # what one worker's replay costs, and what the database takes in: the ceiling of a cluster
     seconds, parts = timed(
-        lambda: [span_records(t, None, "seed") for t in file_tasks([oca], 1, lambda _: "english")]
+        lambda: [span_records(t, Options()) for t in file_tasks([oca], 1, lambda _: "english")]
     )
     records = [r for part in parts for r in part]
     for i, r in enumerate(records, 1):

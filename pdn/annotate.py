@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from pdn.fen import to_fen
-from pdn.files import pdn_files
 from pdn.game import Game, MoveNode
+from pdn.parallel import Runner
+from pdn.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.position import Position
-from pdn.reader import read_games
-from pdn.replay import Replay, replay_game
-from pdn.validate import file_preference
-from pdn.variants import get_variant
+from pdn.replay import Replay
 from pdn.writer import write_game
 
 
@@ -68,18 +67,27 @@ def _node(moves: list[MoveNode], ply: int, replay: Replay) -> MoveNode:
     return moves[min(index, len(moves) - 1)]
 
 
+def annotated_text(game: Game, replay: Replay | None, notes: Notes) -> str:
+    """The game annotated as PDN text (a game that did not parse, as read)."""
+    if replay is None:
+        return game.raw.strip() + "\n"
+    return write_game(annotate(game, replay, notes))
+
+
 def annotate_paths(
-    paths: Iterable[str | Path], notes: Notes, variant: str | None = None
+    paths: Iterable[str | Path],
+    notes: Notes,
+    variant: str | None = None,
+    rules: str = "seed",
+    workers: int | Runner = 1,
+    progress: Progress | None = None,
+    on_problem: OnProblem | None = None,
 ) -> Iterator[str]:
-    """Each game of the files, annotated, as PDN text (games that did not parse as read)."""
-    v = get_variant(variant) if variant else None
+    """Each game of the files, annotated, as PDN text (games that did not parse as read), the
+    same whatever runs it (see :mod:`pdn.pipeline`)."""
+    work = partial(annotated_text, notes=notes)
     first = True
-    for path in pdn_files(paths):
-        prefer = file_preference(path, variant, "seed")
-        for game in read_games(path):
-            if game.syntax_error is not None:
-                text = game.raw.strip() + "\n"
-            else:
-                text = write_game(annotate(game, replay_game(game, v, "seed", prefer), notes))
-            yield ("" if first else "\n") + text
-            first = False
+    texts = replay_paths(paths, work, Options(variant, rules), workers, progress, on_problem)
+    for text in texts:
+        yield ("" if first else "\n") + text
+        first = False

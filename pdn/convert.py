@@ -9,18 +9,19 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from pdn.fen import to_fen
-from pdn.files import pdn_files
 from pdn.game import Game, MoveNode, Node, Outcome, SetupNode, Tags
 from pdn.notation import MoveForm, move_text, pdn_path
+from pdn.parallel import Runner
+from pdn.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.position import Move, Position
-from pdn.reader import make_move, read_games
-from pdn.replay import Replay, candidates, replay_game
-from pdn.validate import file_preference
-from pdn.variants import Notation, Variant, get_variant
+from pdn.reader import make_move
+from pdn.replay import Replay, candidates
+from pdn.variants import Notation, Variant
 from pdn.writer import write_game
 
 
@@ -32,15 +33,36 @@ class Captures(StrEnum):
     FULL = "full"  # every landing square
 
 
+class Separator(StrEnum):
+    """The capture separator."""
+
+    X = "x"
+    COLON = ":"
+
+
+class ResultStyle(StrEnum):
+    """How results are written."""
+
+    INTERNATIONAL = "international"  # 2-0, 1-1, 0-2
+    DEFAULT = "default"  # 1-0, 1/2-1/2, 0-1
+
+
+class GameTypeForm(StrEnum):
+    """How the GameType tag is written."""
+
+    SHORT = "short"  # "20"
+    LONG = "long"  # "20,W,10,10,N2,0"
+
+
 @dataclass(frozen=True, slots=True)
 class Style:
     """The notation to convert to (None: the variant's own)."""
 
     squares: Notation | None = None
     captures: Captures = Captures.SHORT
-    separator: str | None = None
-    result_style: str | None = None  # "international" (2-0 1-1 0-2) or "default" (1-0 ...)
-    gametype: str = "short"  # "short" ("20") or "long" ("20,W,10,10,N2,0")
+    separator: Separator | None = None
+    result_style: ResultStyle | None = None
+    gametype: GameTypeForm = GameTypeForm.SHORT
 
 
 def write_move(pos: Position, move: Move, style: Style) -> str:
@@ -187,12 +209,50 @@ def csv_text(rows: Iterable[dict[str, Any]], header: bool) -> str:
     return buf.getvalue()
 
 
-def json_line(game: Game, replay: Replay) -> str:
-    """The game as one JSON line."""
-    return json.dumps(game_json(game, replay), ensure_ascii=False)
+class Target(StrEnum):
+    """What games are converted to."""
+
+    PDN = "pdn"
+    JSON = "json"
+    CSV = "csv"
 
 
-FORMATS = ("pdn", "json", "csv")
+@dataclass(slots=True)
+class Converted:
+    """One game converted (in a worker): PDN text, a JSON-ready object or CSV rows, and whether
+    it was kept as written because it does not replay."""
+
+    file: str
+    index: int  # 1-based
+    line: int
+    kept: bool
+    text: str = ""
+    data: dict[str, Any] | None = None
+    rows: list[dict[str, Any]] | None = None
+
+
+def convert_one(game: Game, replay: Replay | None, to: Target, style: Style) -> Converted:
+    """A game converted to *to* (kept as written when it does not replay)."""
+    kept = replay is None or bool(replay.errors)
+    src = game.source
+    done = Converted(src.file, src.index + 1, src.line, kept)
+    if to is Target.PDN:
+        done.text = (
+            game.raw.strip() + "\n"
+            if kept
+            else write_game(
+                convert_game(game, replay, style)  # type: ignore[arg-type]
+            )
+        )
+    elif to is Target.JSON:
+        done.data = (
+            {"file": src.file, "index": src.index + 1, "pdn": game.raw, "valid": False}
+            if replay is None
+            else game_json(game, replay)
+        )
+    else:
+        done.rows = list(game_csv_rows(game, replay)) if replay else []
+    return done
 
 
 def convert_paths(
@@ -201,38 +261,31 @@ def convert_paths(
     style: Style | None = None,
     variant: str | None = None,
     rules: str = "seed",
+    workers: int | Runner = 1,
+    progress: Progress | None = None,
+    on_problem: OnProblem | None = None,
 ) -> Iterator[tuple[str, str | None]]:
-    """Pieces of the converted output, each with a warning for a game kept as written (or None).
+    """Pieces of the converted output, each with a warning for a game kept as written (or None),
+    the same whatever runs the conversion (see :mod:`pdn.pipeline`).
 
     PDN: each game (converted, or unchanged when it does not replay) followed by a blank line;
     JSON: one line per game; CSV: a header, then one row per move.
     """
-    if to not in FORMATS:
-        raise ValueError(f"unknown format {to!r}; choose one of {', '.join(FORMATS)}")
-    style = style or Style()
-    v = get_variant(variant) if variant else None
+    if to not in set(Target):
+        raise ValueError(f"unknown format {to!r}; choose one of {', '.join(Target)}")
+    target = Target(to)
+    work = partial(convert_one, to=target, style=style or Style())
     first = True
-    for path in pdn_files(paths):
-        prefer = file_preference(path, variant, rules)
-        for game in read_games(path):
-            where = f"{game.source.file}:{game.source.line}: game {game.source.index + 1}"
-            parsed = game.syntax_error is None
-            replay = replay_game(game, v, rules, prefer) if parsed else None
-            broken = replay is None or bool(replay.errors)
-            warning = f"{where}: kept as written (it does not replay)" if broken else None
-            if to == "pdn":
-                if replay is None or broken:
-                    text = game.raw.strip() + "\n"
-                else:
-                    text = write_game(convert_game(game, replay, style))
-                yield ("" if first else "\n") + text, warning
-            elif to == "json":
-                if replay is None:
-                    yield json.dumps({"file": game.source.file, "index": game.source.index + 1,
-                                      "pdn": game.raw, "valid": False}) + "\n", warning  # fmt: skip
-                else:
-                    yield json_line(game, replay) + "\n", warning
-            else:
-                rows = list(game_csv_rows(game, replay)) if replay else []
-                yield csv_text(rows, header=first), warning
-            first = False
+    options = Options(variant, rules)
+    for done in replay_paths(paths, work, options, workers, progress, on_problem):
+        if target is Target.PDN:
+            piece = ("" if first else "\n") + done.text
+        elif target is Target.JSON:
+            piece = json.dumps(done.data, ensure_ascii=False) + "\n"
+        else:
+            piece = csv_text(done.rows or [], header=first)
+        warning = (
+            f"{done.file}:{done.line}: game {done.index}: kept as written (it does not replay)"
+        )
+        yield piece, warning if done.kept else None
+        first = False

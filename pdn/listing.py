@@ -1,15 +1,18 @@
-"""One summary row per game, for listing archives; one problem row per file that gives none."""
+"""One summary row per game, for listing archives."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from pdn.files import FileProblem, pdn_files, shown_name
 from pdn.game import Game, PdnSyntaxError
-from pdn.reader import read_games
+from pdn.parallel import Runner
+from pdn.pipeline import OnProblem, Options, Progress, replay_paths
+
+if TYPE_CHECKING:
+    from pdn.replay import Replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,24 +64,16 @@ def game_row(game: Game) -> GameRow:
 
 
 def list_games(
-    paths: Iterable[str | os.PathLike[str]], max_game_bytes: int | None = None
-) -> Iterator[GameRow | FileProblem]:
-    """Rows for every game of every PDN file under *paths*, in file order, and a
-    :class:`FileProblem` for each file that could not be read or holds no game.
+    paths: Iterable[str | Path],
+    workers: int | Runner = 1,
+    progress: Progress | None = None,
+    on_problem: OnProblem | None = None,
+) -> Iterator[GameRow]:
+    """Rows for every game of every PDN file under *paths*, in file order (headers read, the
+    main line counted, nothing replayed), the same whatever runs it; files that cannot be read
+    or hold no game go to *on_problem* (see :mod:`pdn.pipeline`)."""
+    yield from replay_paths(paths, _row, Options(replay=False), workers, progress, on_problem)
 
-    Raises :class:`pdn.files.MissingPathError` (a usage error) before anything is read.
-    """
-    problems: list[FileProblem] = []
-    files = pdn_files(paths, problems, spool=False)
-    yield from problems
-    for path in files:
-        games = 0
-        try:
-            for game in read_games(path, headers_only=True, max_game_bytes=max_game_bytes):
-                games += 1
-                yield game_row(game)
-        except OSError as exc:
-            yield FileProblem(shown_name(path), f"not read: {exc.strerror or exc}")
-            continue
-        if not games:
-            yield FileProblem(shown_name(path), "no games found")
+
+def _row(game: Game, _replay: Replay | None) -> GameRow:
+    return game_row(game)

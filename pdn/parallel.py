@@ -8,12 +8,14 @@ task order, so whatever runs them, the caller sees the same sequence as from one
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from pdn.reader import Span, game_spans
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 SPAN_BYTES = 1 << 20  # files larger than this are cut into spans of about this size
 
@@ -98,12 +100,17 @@ class Processes:
             for i, item in enumerate(items):
                 yield i, work(item)
             return
-        with ProcessPoolExecutor(max_workers=self.count) as pool:
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        pool = ProcessPoolExecutor(max_workers=self.count)
+        try:
             pending: dict[Future[R], int] = {pool.submit(work, x): i for i, x in enumerate(items)}
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     yield pending.pop(future), future.result()
+        finally:  # stopped early (an error, a closed pipe): tasks not started are dropped
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def as_runner(workers: int | Runner) -> Runner:
@@ -115,15 +122,15 @@ def run_tasks(
     work: Callable[[A], R],
     items: list[A],
     runner: Runner,
-    on_done: Callable[[A], None] | None = None,
+    on_done: Callable[[A, R], None] | None = None,
 ) -> Iterator[tuple[A, R]]:
     """Each item with the result of *work* on it, in item order; *on_done* is told of each item
-    as soon as it is done (in any order: progress over all workers)."""
+    and its result as soon as it is done (in any order: progress over all workers)."""
     ready: dict[int, R] = {}
     following = 0
     for i, result in runner.run(work, items):
         if on_done:
-            on_done(items[i])
+            on_done(items[i], result)
         ready[i] = result
         while following in ready:
             yield items[following], ready.pop(following)

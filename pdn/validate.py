@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from pdn.board import WHITE
-from pdn.files import pdn_files
 from pdn.game import Game
-from pdn.parallel import Runner, Task, as_runner, file_tasks, run_tasks
-from pdn.reader import read_games
-from pdn.replay import MoveError, Replay, replay_game
-from pdn.variants import Variant, get_variant
+from pdn.parallel import Runner
+from pdn.pipeline import OnProblem, Options, Progress, replay_paths
+from pdn.replay import MoveError, Replay
 
 
 @dataclass(slots=True)
@@ -107,60 +104,11 @@ def _error(e: MoveError) -> dict[str, Any]:
     }
 
 
-def file_preference(path: Path, variant: str | None, rules: str, look: int = 50) -> str | None:
-    """The variant of the first game in the file that its notation alone decides (and that has
-    moves): taken for the other games where several variants fit (archives hold one variant)."""
-    if variant:
-        return None
-    for i, game in enumerate(read_games(path)):
-        if i >= look:
-            break
-        if game.syntax_error is None and game.declared_variant is None and game.mainline():
-            first = replay_game(game, None, rules)
-            if first.plies:
-                return first.variant.name
-    return None
-
-
-def validate_games(
-    games: Iterable[Game],
-    variant: Variant | None = None,
-    rules: str = "seed",
-    prefer: str | None = None,
-    candidates: bool = False,
-) -> Iterator[GameReport]:
-    """Reports for *games*; where the notation leaves several variants, *prefer* is tried first;
-    with *candidates*, each report lists the other variants the game fits as well."""
-    for game in games:
-        if game.syntax_error is not None:
-            yield report_game(game, None)
-        else:
-            yield report_game(game, replay_game(game, variant, rules, prefer, candidates))
-
-
-def _task_reports(
-    task: Task, variant: str | None, rules: str, candidates: bool = False
-) -> list[GameReport]:
-    """Reports for a file or one span of it (runs in worker processes)."""
-    v = get_variant(variant) if variant else None
-    games = read_games(task.path, span=task.span)
-    return list(validate_games(games, v, rules, task.prefer, candidates))
-
-
 def validate_file(
     path: str | Path, variant: str | None = None, rules: str = "seed", candidates: bool = False
 ) -> list[GameReport]:
-    """Reports for every game of one file."""
-    path = Path(path)
-    return list(
-        validate_games(
-            read_games(path),
-            get_variant(variant) if variant else None,
-            rules,
-            file_preference(path, variant, rules),
-            candidates,
-        )
-    )
+    """Reports for every game of one file (*candidates*: see :func:`validate_paths`)."""
+    return list(validate_paths([path], variant, rules, candidates=candidates))
 
 
 def validate_paths(
@@ -168,27 +116,16 @@ def validate_paths(
     variant: str | None = None,
     rules: str = "seed",
     workers: int | Runner = 1,
-    on_done: Callable[[Task], None] | None = None,
+    progress: Progress | None = None,
     candidates: bool = False,
+    on_problem: OnProblem | None = None,
 ) -> Iterator[GameReport]:
     """Reports for every game under *paths*, in file order, the same whatever runs them: this
-    process, *workers* local processes, or a Dask cluster's runner (they share files, and large
-    files by spans of whole games); *on_done* is told of each task as it is done; with
+    process, *workers* local processes, or a Dask cluster's runner (see :mod:`pdn.pipeline`);
+    *progress* is told of the games and bytes done, *on_problem* of the files not read; with
     *candidates*, each report lists the other variants the game fits as well."""
-    files = list(pdn_files(paths))
-    if variant:
-        get_variant(variant)  # fail early on a bad name
-    runner = as_runner(workers)
-    tasks = file_tasks(files, runner.workers, lambda f: file_preference(f, variant, rules))
-    index = 0
-    work = partial(_task_reports, variant=variant, rules=rules, candidates=candidates)
-    for task, reports in run_tasks(work, tasks, runner, on_done):
-        if task.first:
-            index = 0
-        for report in reports:  # spans number their games from 1: count across the file
-            index += 1
-            report.index = index
-            yield report
+    options = Options(variant, rules, candidates=candidates)
+    yield from replay_paths(paths, report_game, options, workers, progress, on_problem)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,217 @@
+"""One pipeline under every command that reads archives (list, validate, convert, annotate,
+import): find the files, decide each file's variant preference, cut the work into tasks of whole
+games, then read and replay every game and hand it to a per-game function, in this process, in
+local worker processes or on a Dask cluster (:mod:`pdn.parallel`). Whatever runs it, the results
+come back in file order. A file that cannot be read, or holds no game, is told to the caller's
+*on_problem* (one :class:`pdn.files.FileProblem` each) and the other files are read; without
+*on_problem* it raises.
+
+The per-game function runs where the game is replayed (in a worker, for a runner elsewhere), so
+it must be picklable there: a module-level function, or a :func:`functools.partial` of one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from pdn.files import FileProblem, pdn_files, shown_name
+from pdn.game import Game
+from pdn.parallel import Runner, Task, as_runner, file_tasks, run_tasks
+from pdn.reader import game_files, read_games
+from pdn.variants import get_variant
+
+if TYPE_CHECKING:
+    from pdn.replay import Replay
+
+R = TypeVar("R")
+
+PerGame = Callable[[Game, "Replay | None"], R]
+Progress = Callable[[int, int], None]  # told (games, bytes) as games are done
+OnProblem = Callable[[FileProblem], None]  # told of each file not read, or without games
+
+PAYING_BYTES = 4 << 20  # below this much input, one worker is as fast as several (benchmarks/)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How games are replayed: *variant* for games without a GameType tag (None: from the
+    notation), the draw *rules*, whether to *replay* at all (False: only the headers are read
+    and the main line counted), and whether to replay games under every variant their notation
+    allows, to list the *candidates* they fit."""
+
+    variant: str | None = None
+    rules: str = "seed"
+    replay: bool = True
+    candidates: bool = False
+
+
+def find_files(paths: Iterable[str | Path], on_problem: OnProblem | None = None) -> list[Path]:
+    """The PDN files under *paths*: each file named, and the ``*.pdn`` files of each folder;
+    with *on_problem*, those that hold a game, the others told to it. A missing path raises
+    :class:`pdn.files.MissingPathError` before anything is read."""
+    if on_problem is None:
+        return pdn_files(paths)
+    problems: list[FileProblem] = []
+    files = game_files(paths, problems)
+    for problem in problems:
+        on_problem(problem)
+    return files
+
+
+def workers_that_pay(files: Iterable[Path], workers: int) -> int:
+    """*workers*, or 1 where the input is too small for more to be faster."""
+    return workers if sum(f.stat().st_size for f in files) >= PAYING_BYTES else 1
+
+
+def file_preference(path: Path, variant: str | None, rules: str, look: int = 50) -> str | None:
+    """The variant of the first game in the file that its notation alone decides (and that has
+    moves): taken for the other games where several variants fit (archives hold one variant)."""
+    from pdn.replay import replay_game  # not needed to read only (`pdn list` starts fast)
+
+    if variant:
+        return None
+    for i, game in enumerate(read_games(path)):
+        if i >= look:
+            break
+        if game.syntax_error is None and game.declared_variant is None and game.mainline():
+            first = replay_game(game, None, rules)
+            if first.plies:
+                return first.variant.name
+    return None
+
+
+def plan(files: Iterable[Path], options: Options, runner: Runner) -> list[Task]:
+    """The tasks for *files*: whole files when this process runs them, else large files cut into
+    spans of whole games for the runner's workers; each with its file's preference."""
+    if options.variant:
+        get_variant(options.variant)  # fail early on a bad name
+
+    def prefer(f: Path) -> str | None:
+        return file_preference(f, options.variant, options.rules) if options.replay else None
+
+    if not runner.elsewhere:
+        return [Task(f, None, prefer(f), f.stat().st_size) for f in files]
+    return file_tasks(files, runner.workers, prefer)
+
+
+def task_games(
+    task: Task, options: Options, skip: frozenset[int] = frozenset()
+) -> Iterator[tuple[Game, Replay | None]]:
+    """The games of a task, each with its replay: None for a game that did not parse, when
+    *options* say not to replay, and for the games whose number in the task (from 1) is in
+    *skip*."""
+    if not options.replay:
+        yield from ((g, None) for g in read_games(task.path, span=task.span, headers_only=True))
+        return
+    from pdn.replay import replay_game  # not needed to read only (`pdn list` starts fast)
+
+    variant = get_variant(options.variant) if options.variant else None
+    for n, game in enumerate(read_games(task.path, span=task.span), 1):
+        if game.syntax_error is not None or n in skip:
+            yield game, None
+        else:
+            yield game, replay_game(game, variant, options.rules, task.prefer, options.candidates)
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """What a worker made of a task: the results of its games, and why it stopped early if the
+    file could not be read to the end."""
+
+    results: list[object]
+    unread: str | None = None
+
+
+def task_results(task: Task, per_game: PerGame[R], options: Options) -> Done:
+    """*per_game* of every game of a task (runs in worker processes)."""
+    results: list[object] = []
+    try:
+        for game, replay in task_games(task, options):
+            results.append(per_game(game, replay))
+    except OSError as exc:
+        return Done(results, exc.strerror or str(exc))
+    return Done(results)
+
+
+def replay_tasks(
+    tasks: list[Task],
+    per_game: PerGame[R],
+    options: Options,
+    runner: Runner,
+    progress: Progress | None = None,
+    on_problem: OnProblem | None = None,
+) -> Iterator[tuple[Task, Iterator[R]]]:
+    """Each task with the results of *per_game* on its games, in task order. In this process
+    the results come one game at a time as they are made (read each task's results before the
+    next task); elsewhere, by task. *progress* is told of the games and bytes done; a file that
+    breaks off while it is read is told to *on_problem* (else raises), the games before kept."""
+    if runner.elsewhere:
+        work = partial(task_results, per_game=per_game, options=options)
+        told = None if progress is None else partial(_task_done, progress)
+        for task, done in run_tasks(work, tasks, runner, told):
+            if done.unread is not None:
+                _unread(task, done.unread, on_problem)
+            yield task, iter(done.results)  # type: ignore[arg-type]
+        return
+    for task in tasks:
+        yield task, _here(task, per_game, options, progress, on_problem)
+
+
+def _unread(task: Task, reason: str, on_problem: OnProblem | None) -> None:
+    problem = FileProblem(shown_name(task.path), f"not read to the end: {reason}")
+    if on_problem is None:
+        raise OSError(str(problem))
+    on_problem(problem)
+
+
+def _task_done(progress: Progress, task: Task, done: Done) -> None:
+    progress(len(done.results), task.size)
+
+
+def _here(
+    task: Task,
+    per_game: PerGame[R],
+    options: Options,
+    progress: Progress | None,
+    on_problem: OnProblem | None,
+) -> Iterator[R]:
+    """The results of a task made here, one game at a time; progress told by game."""
+    start = task.span.start if task.span else 0
+    told = start
+    games = task_games(task, options)
+    while True:
+        try:
+            game, replay = next(games)
+        except StopIteration:
+            break
+        except OSError as exc:
+            _unread(task, exc.strerror or str(exc), on_problem)
+            break
+        result = per_game(game, replay)
+        if progress is not None:
+            progress(1, max(0, game.source.offset - told))
+            told = max(told, game.source.offset)
+        yield result
+    if progress is not None:
+        progress(0, start + task.size - told)
+
+
+def replay_paths(
+    paths: Iterable[str | Path],
+    per_game: PerGame[R],
+    options: Options | None = None,
+    workers: int | Runner = 1,
+    progress: Progress | None = None,
+    on_problem: OnProblem | None = None,
+) -> Iterator[R]:
+    """``per_game(game, replay)`` for every game under *paths*, in file order: the same
+    whatever runs it (this process, *workers* local processes, a Dask runner)."""
+    options = options or Options()
+    runner = as_runner(workers)
+    tasks = plan(find_files(paths, on_problem), options, runner)
+    for _, results in replay_tasks(tasks, per_game, options, runner, progress, on_problem):
+        yield from results
