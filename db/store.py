@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -46,14 +46,22 @@ from pdn.db.schema import (
     TagRow,
 )
 from pdn.fen import to_fen
-from pdn.files import pdn_files, shown_name
+from pdn.files import FileProblem, shown_name
 from pdn.game import Game
 from pdn.notation import MoveForm, move_text
-from pdn.parallel import Runner, Task, as_runner, file_tasks, run_tasks
+from pdn.parallel import Runner, Task, as_runner, run_tasks
+from pdn.pipeline import (
+    OnProblem,
+    Options,
+    Progress,
+    find_files,
+    plan,
+    replay_tasks,
+    task_games,
+)
 from pdn.reader import detect_encoding, read_games
-from pdn.replay import Replay, replay_game
-from pdn.validate import GameReport, file_preference, report_game
-from pdn.variants import get_variant
+from pdn.replay import Replay
+from pdn.validate import GameReport, report_game
 
 DEFAULT_DB = "draughts.db"
 BATCH = 500
@@ -137,15 +145,8 @@ class Record:
     plies: list[dict[str, Any]]
 
 
-def _record(
-    game: Game, variant: str | None, rules: str, prefer: str | None, candidates: bool = False
-) -> Record:
-    """The record of one game, replayed under the variant chosen for it (*candidates*: and
-    under the others its notation allows, to tell which it fits as well)."""
-    replay = None
-    if game.syntax_error is None:
-        v = get_variant(variant) if variant else None
-        replay = replay_game(game, v, rules, prefer, candidates)
+def record(game: Game, replay: Replay | None) -> Record:
+    """The record of one game and its replay (None: it did not parse)."""
     report = report_game(game, replay)
     plies = _ply_rows(replay) if replay else []
     return Record(report, _game_row(game, replay, report, plies), game.tags.items(), plies)
@@ -294,44 +295,49 @@ def import_paths(
     variant: str | None = None,
     rules: str = "seed",
     workers: int | Runner = 1,
-    on_done: Callable[[Task], None] | None = None,
+    progress: Progress | None = None,
     batch: int = BATCH,
     candidates: bool = False,
+    on_problem: OnProblem | None = None,
 ) -> ImportStats:
     """Import every game under *paths* into the database of *engine*, replayed in this process,
-    in *workers* local processes or on a Dask cluster's runner, with the same result. Into
-    PostgreSQL, workers in other processes write their games themselves; into SQLite this process
-    writes what they return. *on_done* is told of each task as it is done. With *candidates*,
-    games are also replayed under the other variants their notation allows, and those that fit
-    one as well are counted."""
+    in *workers* local processes or on a Dask cluster's runner, with the same result (see
+    :mod:`pdn.pipeline`). Into PostgreSQL, workers in other processes write their games
+    themselves; into SQLite this process writes what they return. *progress* is told of the
+    games and bytes done, *on_problem* of the files not read. With *candidates*, games are also
+    replayed under the other variants their notation allows, and those that fit one as well are
+    counted."""
     stats = ImportStats()
-    if variant:
-        get_variant(variant)
+    options = Options(variant, rules, candidates=candidates)
     runner = as_runner(workers)
     ids: dict[Path, int] = {}
-    for path in pdn_files(paths):
+    for path in find_files(paths, on_problem):
         fid, done = _source_file(engine, path, _file_digest(path))
         if done:
             stats.skipped_files += 1
         else:
             ids[path] = fid
-    tasks = file_tasks(ids, runner.workers, lambda f: file_preference(f, variant, rules))
+    tasks = plan(ids, options, runner)
     before = _count_games(engine)
+    unread: set[str] = set()  # files that broke off while read: not marked imported whole
+
+    def broke_off(problem: FileProblem) -> None:
+        unread.add(problem.path)
+        if on_problem is not None:
+            on_problem(problem)
+
+    told = broke_off if on_problem is not None else None
     if engine.dialect.name != "sqlite" and runner.elsewhere:
-        results = _import_on_workers(
-            engine, tasks, ids, variant, rules, runner, on_done, batch, candidates
-        )
+        results = _import_on_workers(engine, tasks, ids, options, runner, progress, batch)
     else:
-        results = _import_here(
-            engine, tasks, ids, variant, rules, runner, on_done, batch, candidates
-        )
+        results = _import_here(engine, tasks, ids, options, runner, progress, batch, told)
     for ft, counts in results:
         stats.games += counts.games
         stats.already += counts.already
         stats.invalid += counts.invalid
         stats.syntax_errors += counts.syntax_errors
         stats.also_fit += counts.also_fit
-        if ft.task.last:
+        if ft.task.last and shown_name(ft.task.path) not in unread:
             games = ft.offset + counts.games
             with engine.begin() as conn:
                 conn.execute(
@@ -347,17 +353,13 @@ def import_paths(
 
 
 def span_records(
-    task: Task,
-    variant: str | None,
-    rules: str,
-    skip: frozenset[int] = frozenset(),
-    candidates: bool = False,
+    task: Task, options: Options, skip: frozenset[int] = frozenset()
 ) -> list[Record | None]:
     """Records for the games of a task, in order; None for the games whose index (counted from
     the task's first game, from 1) is in *skip*: those are not replayed."""
     return [
-        None if i in skip else _record(g, variant, rules, task.prefer, candidates)
-        for i, g in enumerate(read_games(task.path, span=task.span), 1)
+        None if n in skip else record(game, replay)
+        for n, (game, replay) in enumerate(task_games(task, options, skip), 1)
     ]
 
 
@@ -365,18 +367,16 @@ def _import_here(
     engine: Engine,
     tasks: list[Task],
     ids: dict[Path, int],
-    variant: str | None,
-    rules: str,
+    options: Options,
     runner: Runner,
-    on_done: Callable[[Task], None] | None,
+    progress: Progress | None,
     batch: int,
-    candidates: bool,
+    on_problem: OnProblem | None,
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
     """Tasks replayed by *runner*, their games written here (the single writer SQLite wants)."""
-    work = partial(span_records, variant=variant, rules=rules, candidates=candidates)
     offset = 0
     present: set[int] = set()
-    for task, records in run_tasks(work, tasks, runner, on_done):
+    for task, records in replay_tasks(tasks, record, options, runner, progress, on_problem):
         file_id = ids[task.path]
         if task.first:
             offset = 0
@@ -395,12 +395,10 @@ def _import_on_workers(
     engine: Engine,
     tasks: list[Task],
     ids: dict[Path, int],
-    variant: str | None,
-    rules: str,
+    options: Options,
     runner: Runner,
-    on_done: Callable[[Task], None] | None,
+    progress: Progress | None,
     batch: int,
-    candidates: bool,
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
     """Tasks replayed and written by the workers: first the games of every span but a file's last
     are counted (a game's index must be known where it is written), then the spans imported."""
@@ -419,23 +417,19 @@ def _import_on_workers(
         work.append(FileTask(task, file_id, offset, stored))
         offset = end if end is not None else 0
     url = engine.url.render_as_string(hide_password=False)
-    imported = partial(
-        import_span, url=url, variant=variant, rules=rules, batch=batch, candidates=candidates
-    )
-    done = partial(_told, on_done) if on_done else None
-    yield from run_tasks(imported, work, runner, done)
+    imported = partial(import_span, url=url, options=options, batch=batch)
+    told = partial(_told, progress) if progress else None
+    yield from run_tasks(imported, work, runner, told)
 
 
-def _told(on_done: Callable[[Task], None], ft: FileTask) -> None:
-    on_done(ft.task)
+def _told(progress: Progress, ft: FileTask, counts: SpanCounts) -> None:
+    progress(counts.games, ft.task.size)
 
 
 _ENGINES: dict[str, Engine] = {}  # one engine per database in each worker process
 
 
-def import_span(
-    ft: FileTask, url: str, variant: str | None, rules: str, batch: int, candidates: bool = False
-) -> SpanCounts:
+def import_span(ft: FileTask, url: str, options: Options, batch: int) -> SpanCounts:
     """Replay the games of a task and write them, batch by batch (runs in worker processes).
     Games stored before the import began are skipped; writing a game again changes nothing, so
     a task run again after its worker died adds nothing twice."""
@@ -443,7 +437,7 @@ def import_span(
     if engine is None:
         engine = _ENGINES[url] = create_engine(url, pool_size=1)
     skip = frozenset(i - ft.offset for i in ft.stored)
-    records = span_records(ft.task, variant, rules, skip, candidates)
+    records = span_records(ft.task, options, skip)
     return _store(engine, ft.file_id, ft.offset + 1, records, set(), batch)
 
 
@@ -451,7 +445,7 @@ def _store(
     engine: Engine,
     file_id: int,
     first: int,
-    records: list[Record | None],
+    records: Iterable[Record | None],
     present: set[int],
     batch: int,
 ) -> SpanCounts:
