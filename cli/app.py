@@ -1,27 +1,164 @@
-"""The `pdn` command: the typer app, with the commands of cli/games.py, cli/positions.py and
-cli/database.py registered on it."""
+"""The `pdn` command: a typer app whose commands are imported only when they run (so that
+`pdn --help`, `pdn --version` and the light commands never load pandas, SQLAlchemy or Dask), and
+one place that turns every usage error, write error and closed pipe into what the user sees."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
+from typer.main import get_command_from_info
+from typer.models import CommandInfo
 
 from pdn import __version__
-from pdn.cli import database, games, positions, serve
-from pdn.cli.common import out
-from pdn.position import core
+from pdn.cli.output import OutputError, UserError, say
+
+
+@dataclass(frozen=True, slots=True)
+class Lazy:
+    """A command, by the module and function that define it, and its one-line summary."""
+
+    target: str  # "module:function"
+    summary: str
+
+    def command(self, name: str) -> Any:
+        module, function = self.target.split(":")
+        callback = getattr(importlib.import_module(module), function)
+        info = CommandInfo(name=name, callback=callback)
+        return get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=None)
+
+
+COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
+    "list": Lazy("pdn.cli.listing:list_command", "One row per game, as the files are read."),
+    "moves": Lazy("pdn.cli.positions:moves", "The legal moves of a position, one per line."),
+    "perft": Lazy("pdn.cli.positions:perft_command", "Count move sequences to each depth."),
+    "validate": Lazy("pdn.cli.games:validate", "Replay every game: one line per problem."),
+    "diagram": Lazy("pdn.cli.positions:diagram", "Draw a position as SVG."),
+    "replay": Lazy("pdn.cli.replay:replay_command", "Show a game on a board, ply by ply."),
+    "annotate": Lazy("pdn.cli.games:annotate_command", "Write games back with comments added."),
+    "convert": Lazy("pdn.cli.games:convert", "Write games in another notation or format."),
+    "import": Lazy("pdn.cli.database:import_command", "Replay and store every game."),
+    "query": Lazy("pdn.cli.database:query", "The stored games that match."),
+    "explore": Lazy("pdn.cli.database:explore", "The moves played from a position."),
+    "stats": {
+        "openings": Lazy("pdn.cli.database:stats_openings", "Openings and how they score."),
+        "draws": Lazy("pdn.cli.database:stats_draws", "Draw rates and how draws came about."),
+    },
+    "report": Lazy("pdn.cli.database:report", "One HTML page about an archive."),
+    "serve": Lazy("pdn.cli.serve:serve", "A local web page to browse, replay and explore games."),
+}
+GROUPS = {"stats": "Opening and draw statistics."}
+
+
+class Commands(TyperGroup):
+    """A group whose commands are built from :data:`COMMANDS` when first asked for; their help
+    listing uses the summaries, so `--help` imports no command module."""
+
+    entries: dict[str, Lazy | dict[str, Lazy]] = COMMANDS
+    listing = False  # while help is formatted: stand-ins carrying the summaries
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.entries)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        entry = self.entries.get(cmd_name)
+        if entry is None:
+            return None
+        if isinstance(entry, dict):
+            group = Subcommands(name=cmd_name, help=GROUPS[cmd_name], no_args_is_help=True,
+                                rich_markup_mode=None)  # fmt: skip
+            group.entries = entry  # type: ignore[assignment]
+            return group
+        if self.listing:
+            return TyperCommand(name=cmd_name, help=entry.summary, rich_markup_mode=None)
+        if cmd_name not in self.commands:
+            self.commands[cmd_name] = entry.command(cmd_name)
+        return self.commands[cmd_name]
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.listing = False
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # the reader went away (`| head`): what was wanted is written
+            _silence_stdout()
+            raise typer.Exit(0) from None
+        except (OutputError, UserError) as exc:
+            say(f"pdn: {exc}", err=True)
+            raise typer.Exit(1 if isinstance(exc, OutputError) else 2) from None
+        except OSError as exc:  # a file that went away or broke while it was read
+            where = f"{exc.filename}: " if exc.filename else ""
+            say(f"pdn: {where}{exc.strerror or exc}", err=True)
+            raise typer.Exit(1) from None
+
+    def main(self, args: Sequence[str] | None = None, *more: Any, **extra: Any) -> Any:
+        """Run the command; a usage error is one line on stderr, ``pdn: ...``, and exit code 2."""
+        from typer import _click
+
+        extra["standalone_mode"] = False
+        try:
+            code = super().main(args, *more, **extra)
+        except _click.exceptions.NoArgsIsHelpError as exc:
+            sys.stderr.write(exc.format_message() + "\n")
+            sys.exit(2)
+        except _click.exceptions.ClickException as exc:
+            say(f"pdn: {_one_line(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            say("pdn: stopped", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+class Subcommands(Commands):
+    """A nested group of lazy commands (``pdn stats ...``)."""
+
+    def main(self, args: Sequence[str] | None = None, *more: Any, **extra: Any) -> Any:
+        return TyperGroup.main(self, args, *more, **extra)
+
+
+def _one_line(message: str) -> str:
+    """A usage message on one line (without the "Value error, " typer's validation adds)."""
+    return " ".join(message.replace("Value error, ", "").split())
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit raises nothing more."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a real file (tests)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
+
 
 app = typer.Typer(
+    cls=Commands,
     help="Read, check and study draughts games in PDN.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
 )
 
 
 def _version(value: bool) -> None:
     if value:
-        out.print(f"pdn {__version__} ({core().title})")
+        from pdn.position import core  # the move kernel in use (C or its Python twin)
+
+        say(f"pdn {__version__} ({core().title})")
         raise typer.Exit()
 
 
@@ -32,26 +169,6 @@ def main_options(
     ] = False,
 ) -> None:
     """Draughts PDN toolkit."""
-
-
-app.command("list")(games.list_command)
-app.command("moves")(positions.moves)
-app.command("perft")(positions.perft_command)
-app.command("validate")(games.validate)
-app.command("diagram")(positions.diagram)
-app.command("replay")(games.replay_command)
-app.command("annotate")(games.annotate_command)
-app.command("convert")(games.convert)
-app.command("import")(database.import_command)
-app.command("query")(database.query)
-app.command("explore")(database.explore)
-
-stats_app = typer.Typer(help="Opening and draw statistics.", no_args_is_help=True)
-stats_app.command("openings")(database.stats_openings)
-stats_app.command("draws")(database.stats_draws)
-app.add_typer(stats_app, name="stats")
-app.command("report")(database.report)
-app.command("serve")(serve.serve)
 
 
 def main() -> None:

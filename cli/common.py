@@ -1,51 +1,62 @@
-"""What the commands share: the consoles, one-line failures, option types, checks of common
-options, worker runners and progress bars."""
+"""What the commands share: option types, checks of common options, and the run of the pipeline
+(files, runner, progress bar) under the commands that read archives. Output helpers live in
+cli/output.py (:func:`print_table` is the one way to print rows)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-from pdn.cluster import ClusterError, connect
-from pdn.drawrules import RULE_SETS
-from pdn.fen import FenError, parse_fen
-from pdn.files import FileProblem, MissingPathError
-from pdn.parallel import Runner, Task
-from pdn.position import Duplicates, Position
-from pdn.reader import LIMIT_VARIABLE, game_files, parse_size
+from pdn.cli.output import (
+    Format,
+    check_inputs,
+    check_output,
+    check_output_folder,
+    fail,
+    print_table,
+    say,
+    show,
+    visible,
+)
 from pdn.variants import UnknownVariantError, Variant, get_variant
 
-out = Console()
-err = Console(stderr=True, soft_wrap=True)
+if TYPE_CHECKING:
+    from pdn.files import FileProblem
+    from pdn.parallel import Runner
+    from pdn.pipeline import Progress
 
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Print one line on stderr and exit with *code*."""
-    err.print(f"pdn: {message}", markup=False, highlight=False)
-    raise typer.Exit(code)
+__all__ = [
+    "Format",
+    "check_inputs",
+    "check_output",
+    "check_output_folder",
+    "fail",
+    "print_table",
+    "say",
+    "show",
+    "visible",
+]
 
 
 def variant_named(name: str) -> Variant:
+    """The variant called *name*, or a one-line usage error."""
     try:
         return get_variant(name)
     except UnknownVariantError as exc:
         fail(str(exc))
 
 
-def position_of(variant: Variant, fen: str | None) -> Position:
-    if fen is None:
-        return Position.start(variant)
-    try:
-        return parse_fen(fen, variant)
-    except FenError as exc:
-        fail(str(exc))
+class Rules(StrEnum):
+    """Draw rules (pdn.drawrules.RULE_SETS)."""
+
+    SEED = "seed"
+    OFFICIAL = "official"
 
 
 Paths = Annotated[
@@ -55,6 +66,10 @@ Paths = Annotated[
 
 def _max_game_size(value: str | None) -> str | None:
     """Set the size limit of a game for this run, worker processes included."""
+    import os
+
+    from pdn.reader import LIMIT_VARIABLE, parse_size
+
     if value is not None:
         try:
             os.environ[LIMIT_VARIABLE] = str(parse_size(value))
@@ -74,29 +89,24 @@ MaxSizeOpt = Annotated[
 ]
 
 
-class Inputs(list[Path]):
-    """The files to read, with the problems met finding them (each printed once)."""
-
-    problems: list[FileProblem]
-
-
-def input_files(paths: list[Path]) -> Inputs:
-    """The files under *paths* that hold games; one line on stderr for each file not read or
-    without games (exit 1 at the end), a usage error for a missing path or an empty folder."""
-    problems: list[FileProblem] = []
-    try:
-        files = Inputs(game_files(paths, problems))
-    except MissingPathError as exc:
-        fail(str(exc))
-    for problem in problems:
-        err.print(str(problem), markup=False, highlight=False)
-    files.problems = problems
-    return files
-
-
 VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="Variant name, e.g. english.")]
+GameVariantOpt = Annotated[
+    str | None, typer.Option("--variant", "-v", help="Variant of games without a GameType tag.")
+]
+RulesOpt = Annotated[
+    Rules,
+    typer.Option(
+        "--rules",
+        help="Draw rules: seed (40 moves, threefold repetition) or official (the federations').",
+    ),
+]
 FenOpt = Annotated[str | None, typer.Option("--fen", help="Start position (FEN); default: start.")]
-WorkersOpt = Annotated[int, typer.Option("--workers", "-j", help="Local worker processes.")]
+WorkersOpt = Annotated[
+    int,
+    typer.Option(
+        "--workers", "-j", help="Local worker processes (used from 4 MB of input on).", min=1
+    ),
+]
 ClusterOpt = Annotated[
     str | None,
     typer.Option(
@@ -113,66 +123,157 @@ CandidatesOpt = Annotated[
         "allows, and tell which they fit as well (slower).",
     ),
 ]
-DupOpt = Annotated[
-    str,
+DbOpt = Annotated[
+    str, typer.Option("--db", help="SQLite file, or PostgreSQL URL (postgresql+psycopg://...).")
+]
+FormatOpt = Annotated[
+    Format | None,
     typer.Option(
-        "--duplicates",
-        help="drop: capture paths with the same start, end and pieces taken count once; keep: "
-        "once per order the pieces are taken in (published perft 'keep'); paths: every path.",
+        "--format", "-f", help="table, tsv, csv or json (default: table on a terminal, else tsv)."
     ),
 ]
 
 
-def duplicates_mode(text: str) -> Duplicates:
-    """The --duplicates value, or a one-line usage error."""
-    try:
-        return Duplicates(text)
-    except ValueError:
-        choices = ", ".join(d.value for d in Duplicates)
-        fail(f"--duplicates must be one of {choices}, not {text!r}")
+class FrameFormat(StrEnum):
+    """How a statistics frame is written: the row formats, or Parquet (a file)."""
+
+    TABLE = "table"
+    TSV = "tsv"
+    CSV = "csv"
+    JSON = "json"
+    PARQUET = "parquet"
 
 
-def replay_inputs(
-    paths: list[Path], variant: str | None, rules: str, workers: int, cluster: str | None
-) -> Inputs:
-    """The PDN files to replay, after checking the options that validate and import share."""
-    if rules not in RULE_SETS:
-        fail(f"--rules must be one of {', '.join(RULE_SETS)}, not {rules!r}")
-    if workers < 1:
-        fail(f"--workers must be 1 or more, not {workers}")
+class QueryFormat(StrEnum):
+    """How found games are written: as a frame, or as a PDN archive of the games as read."""
+
+    TABLE = "table"
+    TSV = "tsv"
+    CSV = "csv"
+    JSON = "json"
+    PARQUET = "parquet"
+    PDN = "pdn"
+
+
+FrameFormatOpt = Annotated[
+    FrameFormat | None,
+    typer.Option(
+        "--format",
+        "-f",
+        help="table, tsv, csv, json or parquet (default: table on a terminal, else tsv).",
+    ),
+]
+OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write here, not stdout.")]
+
+
+# -- a run of the pipeline ----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Run:
+    """What a command over archives runs with: its files, its runner, its progress bar, and the
+    count of files not read (each told on stderr as it is met)."""
+
+    files: list[Path]
+    runner: Runner
+    progress: Progress | None
+    problems: int = 0
+
+    def problem(self, problem: FileProblem) -> None:
+        """Tell of a file not read (or without games); the command exits 1 at the end."""
+        self.problems += 1
+        say(str(problem), err=True)
+
+
+@contextmanager
+def pipeline_run(
+    verb: str,
+    paths: list[Path],
+    variant: str | None = None,
+    workers: int = 1,
+    cluster: str | None = None,
+    bar: bool = True,
+) -> Iterator[Run]:
+    """Check the options every command over archives shares, find the files (one line for each
+    that cannot be read or holds no game), choose the runner (local processes where they pay,
+    or the Dask cluster) and show a progress bar while the block runs (unless not *bar*)."""
+    from pdn.files import MissingPathError
+    from pdn.parallel import Processes
+    from pdn.pipeline import PAYING_BYTES, find_files, workers_that_pay
+
+    check_inputs(paths)
     if cluster and workers > 1:
         fail("--workers and --cluster exclude each other (a cluster brings its own workers)")
     if variant:
         variant_named(variant)
-    return input_files(paths)
+    found: list[FileProblem] = []
+    try:
+        files = find_files(paths, found.append)
+    except MissingPathError as exc:
+        fail(str(exc))
+    run = Run(files, Processes(1), None)
+    for problem in found:
+        run.problem(problem)
+    if cluster:
+        with _cluster(cluster) as runner, progress_bar(verb, files, bar) as progress:
+            run.runner, run.progress = runner, progress
+            yield run
+        return
+    used = workers_that_pay(files, workers)
+    if used < workers:
+        size = sum(f.stat().st_size for f in files)
+        say(f"pdn: one worker: {_size(size)} of input is too little for --workers to pay "
+            f"(from {_size(PAYING_BYTES)} on)", err=True)  # fmt: skip
+    with progress_bar(verb, files, bar) as progress:
+        run.runner, run.progress = Processes(used), progress
+        yield run
 
 
 @contextmanager
-def runner_for(workers: int, cluster: str | None) -> Iterator[int | Runner]:
-    """Local worker processes, or the Dask cluster named by --cluster."""
-    if not cluster:
-        yield workers
-        return
+def _cluster(address: str) -> Iterator[Runner]:
+    from pdn.cluster import ClusterError, connect
+
     try:
-        with connect(cluster) as runner:
+        with connect(address) as runner:
             yield runner
     except ClusterError as exc:
         fail(str(exc))
 
 
-def byte_progress(verb: str, files: list[Path]) -> tuple[Progress, Callable[[Task], None]]:
-    """A progress bar over the bytes of *files*, and what to tell it each task that is done."""
-    progress = Progress(
-        TextColumn(verb), BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-        console=err, disable=not err.is_terminal, transient=True,
-    )  # fmt: skip
-    bar = progress.add_task(verb, total=sum(f.stat().st_size for f in files))
-    return progress, lambda task: progress.advance(bar, task.size)
+def _size(n: int) -> str:
+    return f"{n / (1 << 20):.1f} MB" if n >= 1 << 20 else f"{n / 1024:.0f} KB"
 
 
-DbOpt = Annotated[
-    str, typer.Option("--db", help="SQLite file, or PostgreSQL URL (postgresql+psycopg://...).")
-]
-FORMATS = ("table", "csv", "json", "parquet")
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet.")]
-OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write here, not stdout.")]
+SMALL = 1 << 20  # below this much input the bar counts games, above it bytes too
+
+
+@contextmanager
+def progress_bar(verb: str, files: list[Path], shown: bool = True) -> Iterator[Progress | None]:
+    """A progress bar on stderr while the block runs (if *shown* and stderr is a terminal): it
+    moves with every game done, and shows bytes as well on large inputs. Yields what to tell
+    it."""
+    import sys
+
+    if not shown or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import Progress as Bar
+
+    total = sum(f.stat().st_size for f in files)
+    columns = [TextColumn(verb), BarColumn(), TextColumn("{task.fields[games]:,} games")]
+    if total >= SMALL:
+        columns.append(DownloadColumn())
+    columns.append(TimeRemainingColumn())
+    bar = Bar(*columns, console=Console(stderr=True), transient=True)
+    task = bar.add_task(verb, total=total, games=0)
+    count = 0
+
+    def told(games: int, done: int) -> None:
+        nonlocal count
+        count += games
+        bar.update(task, advance=done, games=count)
+
+    with bar:
+        yield told

@@ -2,37 +2,39 @@
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import pandas as pd
 import typer
-from rich.console import Console
-from rich.table import Table
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from pdn.cli.common import (
-    FORMATS,
     CandidatesOpt,
     ClusterOpt,
     DbOpt,
     FenOpt,
-    FormatOpt,
+    FrameFormat,
+    FrameFormatOpt,
+    GameVariantOpt,
     MaxSizeOpt,
     OutputOpt,
     Paths,
+    QueryFormat,
+    Rules,
+    RulesOpt,
     VariantOpt,
     WorkersOpt,
-    byte_progress,
-    err,
+    check_inputs,
+    check_output,
     fail,
-    out,
-    replay_inputs,
-    runner_for,
+    pipeline_run,
+    print_table,
+    say,
 )
+from pdn.cli.output import Format, written
 from pdn.db.questions import (
     DRAW_GROUPS,
     GameFilter,
@@ -46,7 +48,6 @@ from pdn.db.questions import explore as explore_position
 from pdn.db.report import html_report
 from pdn.db.store import DEFAULT_DB, DatabaseRefused, import_paths, open_database
 from pdn.fen import FenError
-from pdn.files import MissingPathError
 from pdn.variants import UnknownVariantError
 
 
@@ -57,43 +58,29 @@ def _engine(db: str, create: bool = False) -> Engine:
         fail(str(exc))
 
 
-def _emit(frame: pd.DataFrame, fmt: str, output: Path | None, title: str) -> None:
-    """Print a frame as a table, or write it as CSV, JSON (records) or Parquet."""
-    if fmt not in FORMATS:
-        fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+def _emit(frame: pd.DataFrame, fmt: FrameFormat | None, output: Path | None, title: str) -> None:
+    """Print a frame as a table (see :func:`print_table`), or write it as Parquet."""
+    if output:
+        check_output(output)
     if frame.empty:
-        err.print(f"{title}: nothing found", markup=False, highlight=False)
-    if fmt == "table":
-        table = Table(*[str(c) for c in frame.columns], title=title)
-        for row in frame.itertuples(index=False):
-            table.add_row(*["" if pd.isna(v) else str(v) for v in row])
-        (Console(file=output.open("w", encoding="utf-8")) if output else out).print(table)
-    elif fmt == "parquet":
+        say(f"{title}: nothing found", err=True)
+    if fmt is FrameFormat.PARQUET:
         if output is None:
             fail("--format parquet needs --output FILE")
         try:
             frame.to_parquet(output, index=False)
         except ImportError:
             fail("--format parquet needs pyarrow: pip install 'pdn-toolkit[parquet]'")
-    else:
-        text = (
-            frame.to_csv(index=False)
-            if fmt == "csv"
-            else frame.to_json(orient="records", lines=True, force_ascii=False)
-        )
-        if output:
-            output.write_text(text, encoding="utf-8")
-        else:
-            sys.stdout.write(text)
+        return
+    rows = frame.itertuples(index=False, name=None)
+    print_table([str(c) for c in frame.columns], rows, Format(fmt) if fmt else None, output, title)
 
 
 def import_command(
     paths: Paths,
     db: DbOpt = DEFAULT_DB,
-    variant: Annotated[
-        str | None, typer.Option("--variant", "-v", help="Variant of games without GameType.")
-    ] = None,
-    rules: Annotated[str, typer.Option("--rules", help="Draw rules: seed or official.")] = "seed",
+    variant: GameVariantOpt = None,
+    rules: RulesOpt = Rules.SEED,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     candidates: CandidatesOpt = False,
@@ -101,18 +88,15 @@ def import_command(
 ) -> None:
     """Replay and store every game (invalid ones too); re-importing adds nothing; resumable.
     Into PostgreSQL, several workers (--workers, --cluster) write their games themselves."""
-    files = replay_inputs(paths, variant, rules, workers, cluster)
+    check_inputs(paths)
     engine = _engine(db, create=True)
-    progress, done = byte_progress("importing", files)
     try:
-        with runner_for(workers, cluster) as runner, progress:
-            stats = import_paths(
-                engine, files, variant, rules, runner, on_done=done, candidates=candidates
-            )
+        with pipeline_run("importing", paths, variant, workers, cluster) as run:
+            stats = import_paths(engine, run.files, variant, rules, run.runner, run.progress,
+                                 candidates=candidates, on_problem=run.problem)  # fmt: skip
     except (OSError, SQLAlchemyError) as exc:  # games written so far stay; a re-run finishes
         fail(f"import stopped: {exc}; run it again to finish it", 1)
-    table = Table("", "", title=f"Imported into {db}", show_header=False)
-    for label, value in (
+    rows = (
         ("files imported", stats.files),
         ("files already imported", stats.skipped_files),
         ("games read", stats.games),
@@ -121,12 +105,11 @@ def import_command(
         ("already imported (resumed)", stats.already),
         ("invalid", stats.invalid),
         ("syntax errors", stats.syntax_errors),
-    ):
-        table.add_row(label, str(value))
+    )
     if candidates:
-        table.add_row("fit other variants too", str(stats.also_fit))
-    out.print(table)
-    raise typer.Exit(1 if files.problems else 0)
+        rows += (("fit other variants too", stats.also_fit),)
+    print_table(["import", "games"], rows, title=f"Imported into {db}")
+    raise typer.Exit(1 if run.problems else 0)
 
 
 def query(
@@ -149,11 +132,14 @@ def query(
     fen: Annotated[str | None, typer.Option(help="Games reaching this position.")] = None,
     limit: Annotated[int, typer.Option(help="At most this many games (0: all).")] = 100,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="table, csv, json, parquet or pdn.")
-    ] = "table",
+        QueryFormat | None,
+        typer.Option("--format", "-f", help="table, tsv, csv, json, parquet or pdn."),
+    ] = None,
     output: OutputOpt = None,
 ) -> None:
     """The games that match; --format pdn exports them as a PDN archive, exactly as read."""
+    if output:
+        check_output(output)
     engine = _engine(db)
     where = GameFilter(white, black, player, event, site, variant, result, date_from, date_to,
                        moves, fen)  # fmt: skip
@@ -161,17 +147,16 @@ def query(
         frame = find_games(engine, where, limit or None)
     except (QuestionError, UnknownVariantError, FenError) as exc:
         fail(str(exc))
-    if fmt == "pdn":
+    if fmt is QueryFormat.PDN:
         texts = game_texts(engine, [int(i) for i in frame["id"]])
-        data = "\n\n".join(t.strip() for t in texts) + ("\n" if texts else "")
-        if output:
-            output.write_text(data, encoding="utf-8")
-        else:
-            sys.stdout.write(data)
+        with written(output) as sink:
+            sink.write("\n\n".join(t.strip() for t in texts) + ("\n" if texts else ""))
         if not texts:
-            err.print("no games match", markup=False, highlight=False)
+            say("no games match", err=True)
         return
-    _emit(frame.drop(columns="id") if fmt == "table" else frame, fmt, output, "games")
+    table = fmt in (None, QueryFormat.TABLE)
+    _emit(frame.drop(columns="id") if table else frame, FrameFormat(fmt) if fmt else None,
+          output, "games")  # fmt: skip
 
 
 def explore(
@@ -179,7 +164,7 @@ def explore(
     db: DbOpt = DEFAULT_DB,
     moves: Annotated[str | None, typer.Option(help='Moves from the start ("32-28 19-23").')] = None,
     fen: FenOpt = None,
-    fmt: FormatOpt = "table",
+    fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:
     """The moves played from a position, with games, wins, draws and score (transpositions too)."""
@@ -201,7 +186,7 @@ def stats_openings(
     ballots: Annotated[
         bool, typer.Option("--ballots", help="English: by three-move ballot.")
     ] = False,
-    fmt: FormatOpt = "table",
+    fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:
     """Openings with games, first-player wins, draws, second-player wins, score and draw rate."""
@@ -216,7 +201,7 @@ def stats_openings(
 def stats_draws(
     db: DbOpt = DEFAULT_DB,
     by: Annotated[str, typer.Option(help=f"Group by: {', '.join(DRAW_GROUPS)}.")] = "variant",
-    fmt: FormatOpt = "table",
+    fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:
     """Draw rates and how the draws came about: moves rule, repetition, agreement."""
@@ -235,6 +220,7 @@ def report(
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file.")],
 ) -> None:
     """One self-contained HTML page about an archive: counts, draw rates, openings, a diagram."""
+    check_output(output)
     first = sources[0]
     if len(sources) == 1 and ("://" in first or first.endswith((".db", ".sqlite"))):
         engine = _engine(first)
@@ -242,15 +228,15 @@ def report(
         _write_report(engine, title, output)
         return
     with tempfile.TemporaryDirectory() as tmp:
+        check_inputs([Path(s) for s in sources])
         engine = _engine(str(Path(tmp) / "report.db"), create=True)
-        try:
-            import_paths(engine, [Path(s) for s in sources])
-        except MissingPathError as exc:
-            fail(str(exc))
+        import_paths(engine, [Path(s) for s in sources])
         _write_report(engine, f"Archive report: {', '.join(sources)}", output)
         engine.dispose()
 
 
 def _write_report(engine: Engine, title: str, output: Path) -> None:
-    output.write_text(html_report(engine, title), encoding="utf-8")
-    err.print(f"wrote {output}", markup=False, highlight=False)
+    page = html_report(engine, title)
+    with written(output) as sink:
+        sink.write(page)
+    say(f"wrote {output}", err=True)

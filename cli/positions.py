@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -11,34 +10,47 @@ from typing import Annotated
 import typer
 
 from pdn.board import SquareError
-from pdn.cli.common import (
-    DupOpt,
-    FenOpt,
-    VariantOpt,
-    duplicates_mode,
-    fail,
-    out,
-    position_of,
-    variant_named,
-)
+from pdn.cli.common import FenOpt, VariantOpt, check_output, fail, say, variant_named
+from pdn.cli.output import written
 from pdn.diagram import svg_diagram
+from pdn.fen import FenError, parse_fen
 from pdn.notation import MoveForm, move_text
-from pdn.position import perft
+from pdn.position import Duplicates, Position, perft
 from pdn.reader import make_move
 from pdn.replay import candidates
+from pdn.variants import Variant
+
+DupOpt = Annotated[
+    Duplicates,
+    typer.Option(
+        "--duplicates",
+        help="drop: capture paths with the same start, end and pieces taken count once; keep: "
+        "once per order the pieces are taken in (published perft 'keep'); paths: every path.",
+    ),
+]
+
+
+def position_of(variant: Variant, fen: str | None) -> Position:
+    """The position of *fen* (the start position if None), or a one-line usage error."""
+    if fen is None:
+        return Position.start(variant)
+    try:
+        return parse_fen(fen, variant)
+    except FenError as exc:
+        fail(str(exc))
 
 
 def moves(
     variant: VariantOpt,
     fen: FenOpt = None,
-    duplicates: DupOpt = "drop",
+    duplicates: DupOpt = Duplicates.DROP,
 ) -> None:
     """The legal moves of a position, one per line, with every landing square, sorted."""
     pos = position_of(variant_named(variant), fen)
-    legal = pos.legal_moves(duplicates_mode(duplicates))
+    legal = pos.legal_moves(duplicates)
     texts = sorted((move_text(pos, m, MoveForm.FULL) for m in legal), key=_square_order)
     for text in texts:
-        out.print(text, markup=False, highlight=False)
+        say(text)
 
 
 def _square_order(text: str) -> list[tuple[int, str]]:
@@ -48,24 +60,21 @@ def _square_order(text: str) -> list[tuple[int, str]]:
 
 def perft_command(
     variant: VariantOpt,
-    depth: Annotated[int, typer.Option("--depth", "-d", help="Depth in plies (1 or more).")],
+    depth: Annotated[int, typer.Option("--depth", "-d", help="Depth in plies (1 or more).", min=1)],
     fen: FenOpt = None,
-    duplicates: DupOpt = "drop",
+    duplicates: DupOpt = Duplicates.DROP,
 ) -> None:
     """Count move sequences to each depth: one line `D COUNT` per depth, then nodes per second."""
-    if depth < 1:
-        fail(f"--depth must be 1 or more, not {depth}")
     v = variant_named(variant)
     pos = position_of(v, fen)
-    mode = duplicates_mode(duplicates)
     nodes = 0
     start = time.perf_counter()
     for d in range(1, depth + 1):
-        count = perft(pos, d, mode)
+        count = perft(pos, d, duplicates)
         nodes += count
-        out.print(f"{d} {count}", markup=False, highlight=False)
+        say(f"{d} {count}")
     seconds = time.perf_counter() - start
-    out.print(f"{nodes / seconds if seconds else 0:,.0f} nodes/s", markup=False, highlight=False)
+    say(f"{nodes / seconds if seconds else 0:,.0f} nodes/s")
 
 
 def diagram(
@@ -78,6 +87,8 @@ def diagram(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="SVG file.")] = None,
 ) -> None:
     """Draw a position as SVG, with the variant's numbering and an arrow for a move."""
+    if output:
+        check_output(output)
     pos = position_of(variant_named(variant), fen)
     arrow = None
     if move:
@@ -88,8 +99,5 @@ def diagram(
         if len(found) != 1:
             fail(f"move {move!r} is {'ambiguous' if found else 'not legal'} in this position")
         arrow = found[0]
-    svg = svg_diagram(pos, arrow, flip)
-    if output:
-        output.write_text(svg, encoding="utf-8")
-    else:
-        sys.stdout.write(svg)
+    with written(output) as sink:
+        sink.write(svg_diagram(pos, arrow, flip))

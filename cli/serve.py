@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pdn.cli.common import err, fail, out
+from pdn.cli.common import check_inputs, fail, say
 from pdn.db.store import DEFAULT_DB, DatabaseRefused, import_paths, open_database
 from pdn.files import MissingPathError, pdn_files
 
@@ -39,6 +39,7 @@ def serve(
         fail("give a database (--db) or PDN files, not both")
     with tempfile.TemporaryDirectory() as tmp:
         if paths:
+            check_inputs(paths)
             try:
                 files = list(pdn_files(paths))
             except MissingPathError as exc:
@@ -47,7 +48,7 @@ def serve(
             engine = open_database(source, create=True)
             stats = import_paths(engine, files)
             engine.dispose()
-            err.print(f"imported {stats.games} games from {stats.files} files", highlight=False)
+            say(f"imported {stats.games} games from {stats.files} files", err=True)
             title = ", ".join(str(p) for p in paths)
         else:
             source = title = db or DEFAULT_DB
@@ -56,7 +57,6 @@ def serve(
             sock = bind(host, port)
         except (DatabaseRefused, ServeError) as exc:
             fail(str(exc))
-        out.print(f"pdn: serving {title} at {address(sock)} (Ctrl-C stops)",
-                  markup=False, highlight=False, soft_wrap=True)  # fmt: skip
+        say(f"pdn: serving {title} at {address(sock)} (Ctrl-C stops)")
         run(engine, title, sock)
-    out.print("pdn: stopped", markup=False, highlight=False)
+    say("pdn: stopped")

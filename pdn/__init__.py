@@ -1,20 +1,50 @@
 """Draughts PDN toolkit: read and write PDN, replay games under every variant's rules."""
 
-from pdn.fen import FenError, parse_fen, to_fen
-from pdn.game import Game, MoveNode, Outcome, PdnSyntaxError, SetupNode, Tags
-from pdn.gameboard import (
-    AmbiguousMoveError,
-    Board,
-    Ending,
-    IllegalMoveError,
-    InvalidMoveError,
-    MoveTextError,
-    Termination,
-)
-from pdn.position import Move, Position, perft
-from pdn.reader import read_file, read_games, read_string
-from pdn.variants import VARIANTS, Variant, get_variant
-from pdn.writer import write_game, write_games
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pdn.fen import FenError, parse_fen, to_fen
+    from pdn.game import Game, MoveNode, Outcome, PdnSyntaxError, SetupNode, Tags
+    from pdn.gameboard import (
+        AmbiguousMoveError,
+        Board,
+        Ending,
+        IllegalMoveError,
+        InvalidMoveError,
+        MoveTextError,
+        Termination,
+    )
+    from pdn.position import Move, Position, perft
+    from pdn.reader import read_file, read_games, read_string
+    from pdn.variants import VARIANTS, Variant, get_variant
+    from pdn.writer import write_game, write_games
+
+# Imported when first used, so that `import pdn.cli` (the `pdn` command starting) stays light
+_HOMES = {
+    "FenError": "pdn.fen", "parse_fen": "pdn.fen", "to_fen": "pdn.fen",
+    "Game": "pdn.game", "MoveNode": "pdn.game", "Outcome": "pdn.game",
+    "PdnSyntaxError": "pdn.game", "SetupNode": "pdn.game", "Tags": "pdn.game",
+    "AmbiguousMoveError": "pdn.gameboard", "Board": "pdn.gameboard", "Ending": "pdn.gameboard",
+    "IllegalMoveError": "pdn.gameboard", "InvalidMoveError": "pdn.gameboard",
+    "MoveTextError": "pdn.gameboard", "Termination": "pdn.gameboard",
+    "Move": "pdn.position", "Position": "pdn.position", "perft": "pdn.position",
+    "read_file": "pdn.reader", "read_games": "pdn.reader", "read_string": "pdn.reader",
+    "VARIANTS": "pdn.variants", "Variant": "pdn.variants", "get_variant": "pdn.variants",
+    "write_game": "pdn.writer", "write_games": "pdn.writer",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pdn' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __version__ = "0.1.0"
 

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from pdn.cli.app import app
@@ -95,8 +101,221 @@ def test_list_reports_syntax_errors_and_exits_1(corpus: Path) -> None:
     path = corpus / "misc" / "wiegerw-FAIL-nested_comment.pdn"
     code, out, err = run("list", str(path))
     assert code == 1
-    assert err.strip() == (
+    assert err.splitlines() == [
         f'{path}:1:46: game 1: found "}}" outside a comment; '
-        "expected a move, a comment, a variation or a result"
+        "expected a move, a comment, a variation or a result",
+        "1 games, 1 syntax errors",
+    ]
+    assert len(out.splitlines()) == 2  # the header and the game's row
+
+
+# -- start-up ----------------------------------------------------------------------------------
+
+HEAVY = ("pandas", "numpy", "sqlalchemy", "dask", "distributed", "rich", "pyarrow", "psycopg")
+
+
+def imported_by(*args: str) -> set[str]:
+    """The modules `pdn ARGS` imports (read from -X importtime), run as the console script."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "pdn.cli.app", *args],
+        capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"},
+    )  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    return {
+        line.split("|")[-1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+
+
+def test_start_up_imports_no_heavy_library() -> None:
+    for args in (
+        ("--version",),
+        ("--help",),
+        ("list", str(SAMPLES / "pool-3-vs-1-king-theory.pdn")),
+    ):
+        modules = imported_by(*args)
+        heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY)
+        assert heavy == [], (args, heavy)
+    bare = imported_by("--version")
+    assert "pdn.cli.output" in bare and "lark" not in bare and "pdn.reader" not in bare
+
+
+def test_the_command_summaries_are_the_docstrings() -> None:
+    from pdn.cli.app import COMMANDS, Lazy
+
+    entries = [e for e in COMMANDS.values() if isinstance(e, Lazy)]
+    entries += [e for g in COMMANDS.values() if isinstance(g, dict) for e in g.values()]
+    for entry in entries:
+        module, function = entry.target.split(":")
+        assert callable(getattr(importlib.import_module(module), function)), entry.target
+
+
+# -- usage errors and paths ----------------------------------------------------------------------
+
+
+def test_every_usage_error_is_one_line() -> None:
+    sample = str(SAMPLES / "pool-3-vs-1-king-theory.pdn")
+    for args in (
+        ("nosuch",),
+        ("list", "--bogus", sample),
+        ("list", "--format", "xml", sample),
+        ("validate", sample, "--rules", "fide"),
+        ("convert", sample, "--to", "xml"),
+        ("perft", "--variant", "english"),  # --depth missing
+        ("list", "-j", "0", sample),
+        ("stats", "nosuch"),
+    ):
+        code, _, err = run(*args)
+        assert code == 2, (args, err)
+        assert len(err.splitlines()) == 1 and err.startswith("pdn: "), (args, err)
+        assert "Traceback" not in err and "╭" not in err
+
+
+@pytest.fixture(scope="module")
+def small_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    db = str(tmp_path_factory.mktemp("db") / "games.db")
+    assert run("import", str(SAMPLES / "english-oca-first20.pdn"), "--db", db)[0] == 0
+    return db
+
+
+def _commands_writing(target: str, small_db: str) -> list[tuple[str, ...]]:
+    sample = str(SAMPLES / "english-oca-first20.pdn")
+    return [
+        ("diagram", "-v", "english", "-o", target),
+        ("convert", sample, "-o", target),
+        ("report", sample, "-o", target),
+        ("report", small_db, "-o", target),
+        ("query", "--db", small_db, "-o", target),
+        ("explore", "-v", "english", "--db", small_db, "-o", target),
+        ("stats", "openings", "--db", small_db, "-o", target),
+        ("stats", "draws", "--db", small_db, "-o", target),
+        ("validate", sample, "--report", target),
+        ("annotate", sample, "-o", target),
+        ("list", sample, "-o", target),
+        ("replay", sample, "--svg", target),
+    ]
+
+
+def test_a_bad_output_path_is_one_line(tmp_path: Path, small_db: str) -> None:
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    for bad, says in (
+        (tmp_path / "missing" / "out.x", "the folder"),  # a folder that does not exist
+        (a_file / "out.x", "is not a folder"),  # a file where a folder is expected
+    ):
+        for args in _commands_writing(str(bad), small_db):
+            code, _, err = run(*args)
+            assert code == 2 and err.startswith("pdn: ") and says in err, (args, err)
+            assert len(err.splitlines()) == 1, (args, err)
+    for args in _commands_writing(str(tmp_path), small_db):  # a folder where a file is expected
+        if args[0] == "replay":
+            args = (*args[:-1], str(a_file))  # and a file where --svg wants a folder
+        code, _, err = run(*args)
+        assert code == 2 and len(err.splitlines()) == 1 and "give a " in err, (args, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
+
+
+def test_a_missing_input_is_one_line(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nothing.pdn")
+    for args in (("list", missing), ("validate", missing), ("convert", missing),
+                 ("annotate", missing, "-o", str(tmp_path / "o.pdn")), ("replay", missing),
+                 ("import", missing, "--db", str(tmp_path / "x.db"))):  # fmt: skip
+        code, _, err = run(*args)
+        assert code == 2 and err == f"pdn: {missing}: no such file or folder\n", (args, err)
+
+
+# -- what is printed -----------------------------------------------------------------------------
+
+HOSTILE = (
+    '[Event "Cup [b]final[/b]"]\n[White "A\x1b[31mRED\x1b[0m"]\n[Black "x[/bold]"]\n'
+    '[Site "\x1b]8;;http://evil.example/\x1b\\\\click\x1b]8;;\x1b\\\\"]\n[Result "2-0"]\n'
+    "1. 32-28 19-23 2-0\n"
+)
+
+
+def test_values_are_printed_as_written_never_as_markup(tmp_path: Path) -> None:
+    path = tmp_path / "hostile.pdn"
+    path.write_text(HOSTILE, encoding="utf-8")
+    db = str(tmp_path / "h.db")
+    outputs = []
+    for args in (
+        ("list", str(path)),
+        ("list", str(path), "--format", "table"),
+        ("list", str(path), "--json"),
+        ("validate", str(path)),
+        ("replay", str(path)),
+        ("import", str(path), "--db", db),
+        ("query", "--db", db),
+        ("query", "--db", db, "--format", "table"),
+        ("stats", "openings", "--db", db),
+        ("stats", "draws", "--db", db, "--by", "event"),
+    ):
+        code, out, err = run(*args)
+        assert code == 0, (args, err)
+        assert "\x1b" not in out + err, args
+        outputs.append(out)
+    listed = outputs[0].splitlines()[1].split("\t")
+    assert listed[3:6] == ["A\\x1b[31mRED\\x1b[0m", "x[/bold]", "Cup [b]final[/b]"]
+    assert "Cup [b]final[/b]" in outputs[-1]  # the event, grouped by
+    assert json.loads(outputs[2])["white"] == "A\x1b[31mRED\x1b[0m"  # JSON: escaped, exact
+    assert "\\x1b]8;;http://evil.example/" in outputs[6]
+    # PDN out is data: written exactly as read (control characters are made visible only on a
+    # terminal, see test_output.py)
+    assert run("convert", str(path))[1] == HOSTILE.replace(
+        "1. 32-28", '[GameType "20"]\n\n1. 32-28'
     )
-    assert out.strip().endswith("1 games, 1 syntax errors")
+    assert run("query", "--db", db, "--format", "pdn")[1] == HOSTILE
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    for args in (("list", "--json"), ("list",), ("convert",), ("validate",)):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pdn.cli.app", *args, str(SAMPLES)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.readline()
+        proc.stdout.close()  # like `| head -1`
+        err = proc.stderr.read().decode()
+        assert proc.wait() == 0, (args, err)
+        assert "Broken pipe" not in err and "Traceback" not in err, (args, err)
+
+
+# -- write errors --------------------------------------------------------------------------------
+
+
+def test_a_full_device_is_one_line_and_exit_1() -> None:
+    code, _, err = run("convert", str(SAMPLES), "-o", "/dev/full")
+    assert code == 1 and err == "pdn: /dev/full: No space left on device\n"
+
+
+def _in_tiny_filesystem(
+    tmp_path: Path, options: str, command: str
+) -> subprocess.CompletedProcess[str]:
+    """Run *command* with a 16 kB tmpfs mounted on tmp_path/fs (a mount namespace of its own)."""
+    if shutil.which("unshare") is None:
+        pytest.skip("unshare is not installed")
+    fs = tmp_path / "fs"
+    fs.mkdir()
+    script = f"mount -t tmpfs -o size=16k,{options} tmpfs {fs} && {command}; echo rc=$?; ls -a {fs}"
+    probe = subprocess.run(["unshare", "-rm", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("mount namespaces are not allowed here (the fake full disk test runs)")
+    return subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True)
+
+
+def test_a_full_disk_leaves_no_half_written_file(tmp_path: Path) -> None:
+    pdn = f"{sys.executable} -m pdn.cli.app"
+    out = tmp_path / "fs" / "out.pdn"
+    done = _in_tiny_filesystem(tmp_path, "rw", f"{pdn} convert {SAMPLES} -o {out}")
+    assert done.stderr == f"pdn: {out}: No space left on device\n", done.stderr
+    assert done.stdout.split() == ["rc=1", ".", ".."]  # nothing left, not even a .part file
+
+
+def test_a_read_only_folder_is_refused(tmp_path: Path) -> None:
+    pdn = f"{sys.executable} -m pdn.cli.app"
+    out = tmp_path / "fs" / "out.pdn"
+    done = _in_tiny_filesystem(tmp_path, "ro", f"{pdn} convert {SAMPLES} -o {out}")
+    assert done.stderr == f"pdn: {out}: cannot write in {out.parent} (read-only)\n"
+    assert done.stdout.split()[0] == "rc=2"
