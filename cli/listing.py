@@ -3,6 +3,7 @@ without the replaying commands' imports)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import Annotated
 
@@ -55,7 +56,8 @@ def list_command(
             yield values
 
     columns = [*LIST_COLUMNS, "error"] if fmt is Format.JSON else LIST_COLUMNS
-    with pipeline_run("listing", paths, workers=workers, cluster=cluster) as run:
+    screen = output is None and sys.stdout.isatty()  # the rows show the progress
+    with pipeline_run("listing", paths, workers=workers, cluster=cluster, bar=not screen) as run:
         games = list_games(run.files, run.runner, run.progress, run.problem)
         count = print_table(columns, rows(games), fmt, output, group=0)
     summary = f"{count} games, {errors} syntax errors"
