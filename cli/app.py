@@ -173,6 +173,8 @@ def main_options(
 
 def main() -> None:
     """Entry point of the `pdn` console script."""
+    if hasattr(sys.stdout, "reconfigure"):  # a file name that is not UTF-8: its own bytes
+        sys.stdout.reconfigure(errors="surrogateescape")
     app()
 
 

@@ -34,7 +34,7 @@ from pdn.cli.common import (
     print_table,
     say,
 )
-from pdn.cli.output import Format, written
+from pdn.cli.output import Format, written, written_path
 from pdn.db.questions import (
     DRAW_GROUPS,
     GameFilter,
@@ -68,7 +68,8 @@ def _emit(frame: pd.DataFrame, fmt: FrameFormat | None, output: Path | None, tit
         if output is None:
             fail("--format parquet needs --output FILE")
         try:
-            frame.to_parquet(output, index=False)
+            with written_path(output) as part:
+                frame.to_parquet(part, index=False)
         except ImportError:
             fail("--format parquet needs pyarrow: pip install 'pdn-toolkit[parquet]'")
         return

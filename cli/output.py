@@ -171,7 +171,10 @@ def stdout() -> TextIO:
 
 def _open_part(folder: Path, name: str, newline: str | None) -> tuple[IO[str], Path]:
     fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
-    return os.fdopen(fd, "w", encoding="utf-8", newline=newline), Path(part)
+    return os.fdopen(fd, "w", encoding="utf-8", errors=_BYTES, newline=newline), Path(part)
+
+
+_BYTES = "surrogateescape"  # text from undecodable bytes (file names) is written as those bytes
 
 
 def _umask() -> int:
@@ -191,7 +194,7 @@ def written(path: Path | None, newline: str | None = None) -> Iterator[TextIO]:
         return
     if path.exists() and not path.is_file():
         try:
-            direct = path.open("w", encoding="utf-8", newline=newline)
+            direct = path.open("w", encoding="utf-8", errors=_BYTES, newline=newline)
         except OSError as exc:
             raise OutputError(f"{path}: {exc.strerror or exc}") from None
         with direct:
@@ -213,6 +216,27 @@ def written(path: Path | None, newline: str | None = None) -> Iterator[TextIO]:
                 raise OutputError(f"{path}: {exc.strerror or exc}") from None
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
         os.chmod(part, mode)
+        os.replace(part, path)
+    except BaseException:
+        with suppress(OSError):
+            part.unlink()
+        raise
+
+
+@contextmanager
+def written_path(path: Path) -> Iterator[Path]:
+    """A temporary path beside *path* for a library that writes files by name (Parquet): renamed
+    to *path* once the block ends, removed on any error; a write error raises
+    :class:`OutputError`."""
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.close(fd)
+    part = Path(name)
+    try:
+        try:
+            yield part
+        except OSError as exc:
+            raise OutputError(f"{path}: {exc.strerror or exc}") from None
+        os.chmod(part, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
         os.replace(part, path)
     except BaseException:
         with suppress(OSError):
@@ -407,7 +431,7 @@ def tsv_field(value: object) -> str:
     return cell(value.replace("\\", "\\\\") if isinstance(value, str) else value)
 
 
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_JSON_UNSAFE = re.compile(f"[{_OTHERS}]")
 
 
 def _json_value(value: Any) -> Any:
@@ -420,7 +444,8 @@ def _json_value(value: Any) -> Any:
 
 def json_line(data: Any) -> str:
     """*data* as one line of JSON: non-ASCII text as itself, but every control character (DEL
-    and C1 included) and bidirectional override escaped, so the line is safe on a terminal."""
+    and C1 included), bidirectional override and lone surrogate (a byte of a file name that did
+    not decode) escaped, so the line is safe on a terminal and always encodes."""
     text = json.dumps(data, ensure_ascii=False, default=_json_value)
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 

@@ -319,3 +319,19 @@ def test_a_read_only_folder_is_refused(tmp_path: Path) -> None:
     done = _in_tiny_filesystem(tmp_path, "ro", f"{pdn} convert {SAMPLES} -o {out}")
     assert done.stderr == f"pdn: {out}: cannot write in {out.parent} (read-only)\n"
     assert done.stdout.split()[0] == "rc=2"
+
+
+def test_a_file_name_that_is_not_utf8(tmp_path: Path) -> None:
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    name = os.fsdecode(b"Z\xfcrich.pdn")  # Latin-1 bytes: the name does not decode as UTF-8
+    (folder / name).write_bytes((SAMPLES / "pool-3-vs-1-king-theory.pdn").read_bytes())
+    pdn = [sys.executable, "-m", "pdn.cli.app"]
+    listed = subprocess.run([*pdn, "list", str(folder)], capture_output=True)
+    assert listed.returncode == 0, listed.stderr
+    # TSV: the byte that does not decode written as an escape, like a control character
+    assert listed.stdout.splitlines()[1].startswith(os.fsencode(folder) + b"/Z\\xfcrich.pdn\t")
+    as_json = subprocess.run([*pdn, "list", "--json", str(folder)], capture_output=True)
+    assert json.loads(as_json.stdout.splitlines()[0])["file"] == str(folder / name)
+    checked = subprocess.run([*pdn, "validate", str(folder)], capture_output=True)
+    assert checked.returncode == 0 and b"Traceback" not in checked.stderr
