@@ -17,7 +17,7 @@ from typer.main import get_command_from_info
 from typer.models import CommandInfo
 
 from pdn import __version__
-from pdn.cli.output import OutputError, UserError, say
+from pdn.cli.output import OutputError, say
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +94,9 @@ class Commands(TyperGroup):
         except BrokenPipeError:  # the reader went away (`| head`): what was wanted is written
             _silence_stdout()
             raise typer.Exit(0) from None
-        except (OutputError, UserError) as exc:
+        except OutputError as exc:
             say(f"pdn: {exc}", err=True)
-            raise typer.Exit(1 if isinstance(exc, OutputError) else 2) from None
+            raise typer.Exit(1) from None
         except OSError as exc:  # a file that went away or broke while it was read
             where = f"{exc.filename}: " if exc.filename else ""
             say(f"pdn: {where}{exc.strerror or exc}", err=True)

@@ -21,7 +21,6 @@ from pdn.cli.output import (
     fail,
     print_table,
     say,
-    show,
     visible,
 )
 from pdn.variants import UnknownVariantError, Variant, get_variant
@@ -39,7 +38,6 @@ __all__ = [
     "fail",
     "print_table",
     "say",
-    "show",
     "visible",
 ]
 

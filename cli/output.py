@@ -49,10 +49,6 @@ def visible(text: str, lines: bool = False) -> str:
     return (_BUT_LINES if lines else _ALL).sub(_escape, text)
 
 
-class UserError(Exception):
-    """A mistake in what the user asked for: one line, exit code 2."""
-
-
 class OutputError(Exception):
     """Output that could not be written (full disk, permission): one line, exit code 1."""
 
@@ -71,11 +67,6 @@ def say(text: str, err: bool = False) -> None:
     stream.write(visible(text) + "\n")
     if err:
         stream.flush()
-
-
-def show(text: str) -> None:
-    """Lines of text on stdout as written, control characters but newlines made visible."""
-    sys.stdout.write(visible(text, lines=True) + "\n")
 
 
 # -- checking paths ----------------------------------------------------------------------------
