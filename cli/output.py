@@ -160,12 +160,12 @@ def stdout() -> TextIO:
     return _Screen(sys.stdout) if sys.stdout.isatty() else sys.stdout  # type: ignore[return-value]
 
 
+_BYTES = "surrogateescape"  # text from undecodable bytes (file names) is written as those bytes
+
+
 def _open_part(folder: Path, name: str, newline: str | None) -> tuple[IO[str], Path]:
     fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
     return os.fdopen(fd, "w", encoding="utf-8", errors=_BYTES, newline=newline), Path(part)
-
-
-_BYTES = "surrogateescape"  # text from undecodable bytes (file names) is written as those bytes
 
 
 def _umask() -> int:
