@@ -325,7 +325,10 @@ def wrap(text: str, width: int) -> list[str]:
             line = piece
     if line or not lines:
         lines.append(line)
-    return [x.rstrip(" ") or x for x in lines]
+    fitted: list[str] = []
+    for x in lines:  # spaces at a break go; a line of spaces only is cut like a word
+        fitted.extend([x.rstrip(" ")] if x.strip(" ") else list(_pieces(x, width)) or [""])
+    return fitted
 
 
 def cell(value: object) -> str:
