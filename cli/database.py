@@ -97,7 +97,7 @@ def import_command(
                                  candidates=candidates, on_problem=run.problem)  # fmt: skip
     except (OSError, SQLAlchemyError) as exc:  # games written so far stay; a re-run finishes
         fail(f"import stopped: {exc}; run it again to finish it", 1)
-    rows = (
+    rows = [
         ("files imported", stats.files),
         ("files already imported", stats.skipped_files),
         ("games read", stats.games),
@@ -106,9 +106,9 @@ def import_command(
         ("already imported (resumed)", stats.already),
         ("invalid", stats.invalid),
         ("syntax errors", stats.syntax_errors),
-    )
+    ]
     if candidates:
-        rows += (("fit other variants too", stats.also_fit),)
+        rows.append(("fit other variants too", stats.also_fit))
     print_table(["import", "games"], rows, title=f"Imported into {db}")
     raise typer.Exit(1 if run.problems else 0)
 

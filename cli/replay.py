@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from pdn.browser import Browser, main_line, view
 from pdn.cli.common import (
     GameVariantOpt,
     Rules,
@@ -28,7 +29,6 @@ from pdn.diagram import svg_diagram
 from pdn.notation import MoveForm, move_text
 from pdn.reader import read_games
 from pdn.replay import replay_game
-from pdn.textboard import Browser, main_line, view
 
 if TYPE_CHECKING:
     from pdn.game import Game

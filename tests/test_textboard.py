@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pdn.browser import Browser, main_line
 from pdn.cli.app import app
 from pdn.fen import parse_fen, to_fen
 from pdn.reader import read_string
 from pdn.replay import replay_game
-from pdn.textboard import Browser, main_line, text_board
+from pdn.textboard import text_board
 from pdn.variants import get_variant
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
