@@ -16,6 +16,7 @@ import typer
 from pdn.browser import Browser, main_line, view
 from pdn.cli.common import (
     GameVariantOpt,
+    MaxSizeOpt,
     Rules,
     RulesOpt,
     check_inputs,
@@ -57,6 +58,7 @@ def replay_command(
         Path | None,
         typer.Option("--svg", help="Write a folder with one SVG diagram per ply and index.html."),
     ] = None,
+    max_game_size: MaxSizeOpt = None,
 ) -> None:
     """Show a game: the board after a ply with its square numbers, the side to move, the FEN,
     the marked move list, comments and how it ended."""

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from pdn.files import FileProblem, pdn_files, shown_name
 from pdn.game import Game
@@ -118,17 +118,17 @@ def task_games(
 
 
 @dataclass(frozen=True, slots=True)
-class Done:
+class Done(Generic[R]):
     """What a worker made of a task: the results of its games, and why it stopped early if the
     file could not be read to the end."""
 
-    results: list[object]
+    results: list[R]
     unread: str | None = None
 
 
-def task_results(task: Task, per_game: PerGame[R], options: Options) -> Done:
+def task_results(task: Task, per_game: PerGame[R], options: Options) -> Done[R]:
     """*per_game* of every game of a task (runs in worker processes)."""
-    results: list[object] = []
+    results: list[R] = []
     try:
         for game, replay in task_games(task, options):
             results.append(per_game(game, replay))
@@ -155,7 +155,7 @@ def replay_tasks(
         for task, done in run_tasks(work, tasks, runner, told):
             if done.unread is not None:
                 _unread(task, done.unread, on_problem)
-            yield task, iter(done.results)  # type: ignore[arg-type]
+            yield task, iter(done.results)
         return
     for task in tasks:
         yield task, _here(task, per_game, options, progress, on_problem)
@@ -168,7 +168,7 @@ def _unread(task: Task, reason: str, on_problem: OnProblem | None) -> None:
     on_problem(problem)
 
 
-def _task_done(progress: Progress, task: Task, done: Done) -> None:
+def _task_done(progress: Progress, task: Task, done: Done[R]) -> None:
     progress(len(done.results), task.size)
 
 
