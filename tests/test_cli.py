@@ -329,7 +329,7 @@ def test_a_file_name_that_is_not_utf8(tmp_path: Path) -> None:
     pdn = [sys.executable, "-m", "pdn.cli.app"]
     listed = subprocess.run([*pdn, "list", str(folder)], capture_output=True)
     assert listed.returncode == 0, listed.stderr
-    # a game's file is named as the user reads it: the byte that does not decode as \\xNN (a
+    # a game's file is named as the user reads it: the byte that does not decode as \xNN (a
     # backslash that TSV doubles, as it doubles every backslash)
     assert listed.stdout.splitlines()[1].startswith(os.fsencode(folder) + b"/Z\\\\xfcrich.pdn\t")
     as_json = subprocess.run([*pdn, "list", "--json", str(folder)], capture_output=True)
