@@ -179,23 +179,23 @@ class Source:
     encoding: str = "utf-8"
 
 
-def located(line: int, column: int | None, message: str) -> str:
-    """A warning on a game, as ``line L: message`` or ``line L:C: message`` (see
-    :func:`warning_place`)."""
-    where = f"{line}:{column}" if column is not None else str(line)
-    return f"line {where}: {message}"
+@dataclass(frozen=True, slots=True)
+class GameWarning:
+    """Something read or replayed that a user should know of, at a line of the game's file
+    (and a column when known)."""
+
+    line: int
+    column: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.line}:{self.column}" if self.column is not None else str(self.line)
+        return f"line {where}: {self.message}"
 
 
-_PLACE = re.compile(r"line (\d+)(?::(\d+))?: ")
-
-
-def warning_place(warning: str) -> tuple[int | None, int | None, str]:
-    """Line, column (None when not given) and message of a warning made by :func:`located`."""
-    m = _PLACE.match(warning)
-    if not m:
-        return None, None, warning
-    column = int(m.group(2)) if m.group(2) else None
-    return int(m.group(1)), column, warning[m.end() :]
+def located(line: int, column: int | None, message: str) -> GameWarning:
+    """A warning at *line* (and *column*) of a game's file."""
+    return GameWarning(line, column, message)
 
 
 @dataclass(slots=True)
@@ -247,7 +247,7 @@ class Game:
         self._plies: int | None = None  # main-line moves, counted while reading
         self.terminator = terminator  # the result or "*" that ended the movetext
         self.source = source or Source()
-        self.warnings: list[str] = []
+        self.warnings: list[GameWarning] = []
         self.syntax_error: PdnSyntaxError | None = None
         self.raw = ""  # the game's text as read, from its first tag to its terminator
 

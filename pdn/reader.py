@@ -37,6 +37,7 @@ from pdn.files import STDIN, FileProblem, pdn_files, shown_name
 from pdn.game import (
     CommentNode,
     Game,
+    GameWarning,
     MoveNode,
     Node,
     PdnSyntaxError,
@@ -502,7 +503,7 @@ class _Segment:
     """What a chunk holds, in order: a game, or a run of text outside any game."""
 
     game: Game | None
-    warning: str = ""
+    warning: GameWarning | None = None
     escapes: list[int] = field(default_factory=list)  # lines of a literal "\r" (broken export)
 
 
@@ -1164,13 +1165,13 @@ def read_games(
         reader = _Reader(opened.name, opened.family, headers_only, limit)
         reader.index = span.index if span else 0
         held: list[Game] = []  # games not yet yielded: text after them may still be theirs
-        loose: list[str] = []  # warnings of outside text before the first game
+        loose: list[GameWarning] = []  # warnings of outside text before the first game
         first_line = span.line if span else 1
         for chunk in _chunks(opened.lines, first_line, limit):
             segments = reader.read(chunk)
             games = [s.game for s in segments if s.game is not None]
             for i, seg in enumerate(segments):
-                if seg.game is not None:
+                if seg.warning is None:  # a game
                     continue
                 before = next((s.game for s in reversed(segments[:i]) if s.game), None)
                 after = next((s.game for s in segments[i + 1 :] if s.game), None)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pdn.board import BLACK, WHITE
 from pdn.drawrules import SEED, DrawRules, draw_rules
 from pdn.fen import FenError, parse_fen
-from pdn.game import Game, MoveNode, Node, Outcome, SetupNode
+from pdn.game import Game, GameWarning, MoveNode, Node, Outcome, SetupNode, located
 from pdn.gameboard import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
 from pdn.notation import MoveForm, move_text, written_moves
 from pdn.position import Move, Position
@@ -75,7 +75,7 @@ class Replay:
     termination: str = "undecided"  # win, draw-40-moves (or other), draw-repetition, undecided
     termination_ply: int | None = None
     errors: list[MoveError] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[GameWarning] = field(default_factory=list)
     final: Position | None = None  # the last position, when the main line replayed to its end
     positions: list[Position] = field(default_factory=list)  # before each main-line ply, then last
     board: Board | None = None  # the main line's board as the replay left it
@@ -191,8 +191,12 @@ class _Line:
         if main and ended is not None and ended.ply < board.ply:  # moves played after the end
             first = replay.nodes[ended.ply]
             replay.warnings.append(
-                f"line {first.line}: {board.ply - ended.ply} moves played after the game ended "
-                f"({ended.label} at ply {ended.ply}), from {first.raw or first.text}"
+                located(
+                    first.line,
+                    None,
+                    f"{board.ply - ended.ply} moves played after the game ended "
+                    f"({ended.label} at ply {ended.ply}), from {first.raw or first.text}",
+                )
             )
         return True
 
@@ -217,7 +221,7 @@ class _Line:
             if found:
                 text = " ".join(texts)
                 self.replay.warnings.append(
-                    f"line {node.line}: capture written in parts ({text}) joined"
+                    located(node.line, None, f"capture written in parts ({text}) joined")
                 )
                 whole = MoveNode(
                     text,
@@ -236,8 +240,12 @@ class _Line:
         """Replay a variation: an alternative to *node*, or else a continuation after it."""
         if not _replays(before, nodes) and _replays(after, nodes):
             self.replay.warnings.append(
-                f"line {node.line}: the variation after {node.raw or node.text} is not an "
-                "alternative to it; read as a continuation"
+                located(
+                    node.line,
+                    None,
+                    f"the variation after {node.raw or node.text} is not an alternative to it; "
+                    "read as a continuation",
+                )
             )
             _Line(self.replay, True).run(after.copy(), nodes, ply + 1)
         else:
@@ -257,8 +265,12 @@ class _Line:
             board.pop()
         if len(working) == 1:
             self.replay.warnings.append(
-                f"line {node.line}:{node.column}: {node.raw} is ambiguous ({texts}); "
-                f"only {move_text(pos, working[0], MoveForm.FULL)} lets the game go on"
+                located(
+                    node.line,
+                    node.column,
+                    f"{node.raw} is ambiguous ({texts}); "
+                    f"only {move_text(pos, working[0], MoveForm.FULL)} lets the game go on",
+                )
             )
             return working[0]
         self.error(ply, exc)
@@ -301,7 +313,7 @@ def _setup(board: Board, node: SetupNode, replay: Replay) -> None:
     try:
         board.set_position(parse_fen(text, pos.variant))
     except FenError as exc:
-        replay.warnings.append(f"line {node.line}: setup ignored: {exc}")
+        replay.warnings.append(located(node.line, None, f"setup ignored: {exc}"))
 
 
 def _start(game: Game, variant: Variant) -> tuple[Position | None, str | None]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pdn.board import WHITE
-from pdn.game import Game
+from pdn.game import Game, GameWarning
 from pdn.parallel import Runner
 from pdn.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.replay import MoveError, Replay
@@ -30,7 +30,7 @@ class GameReport:
     termination: str
     termination_ply: int | None
     errors: list[dict[str, Any]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[GameWarning] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)  # other variants it fits, when asked
     syntax_error: str | None = None
     ply_offset: int = 0  # 0 when the first player makes ply 1, else 1 (to number moves)

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from pdn.cli.app import app
 from pdn.files import FileProblem, NoPdnFilesError, pdn_files
+from pdn.game import GameWarning
 from pdn.listing import list_games
 from pdn.reader import LIMIT_VARIABLE, MAX_DEPTH, read_games
 from pdn.tokens import grammar
@@ -175,7 +176,8 @@ def test_text_after_a_game_is_not_glued_onto_its_stored_text(tmp_path: Path) -> 
     path = archive(tmp_path, game(1) + "these words are no game\n", game(2))
     first, second = read_games(path)
     assert first.raw == game(1).strip()
-    assert first.warnings == ['line 6:1: text outside any game skipped: "these words are no game"']
+    skipped = 'text outside any game skipped: "these words are no game"'
+    assert first.warnings == [GameWarning(6, 1, skipped)]
     assert second.raw == game(2).strip() and not second.warnings
 
 
@@ -210,7 +212,8 @@ def test_one_bad_byte_turns_only_its_own_game_to_cp1252(tmp_path: Path) -> None:
     assert (first.white, second.white, third.white) == ("Zürich", "Kouamé", "Zürich")
     assert [g.source.encoding for g in (first, second, third)] == ["utf-8", "cp1252", "utf-8"]
     line = raw[: raw.index(b"\xe9")].count(b"\n") + 1
-    assert second.warnings == [f"line {line}: not UTF-8 (byte 0xE9): this game read as cp1252"]
+    cp1252 = "not UTF-8 (byte 0xE9): this game read as cp1252"
+    assert second.warnings == [GameWarning(line, None, cp1252)]
     assert not first.warnings and not third.warnings
 
 

@@ -16,7 +16,7 @@ from lark import Token, Tree
 
 from conftest import corpus_dir, corpus_files
 from pdn import lines
-from pdn.game import Game, MoveNode, Outcome, SetupNode, located, warning_place
+from pdn.game import Game, GameWarning, MoveNode, Outcome, SetupNode
 from pdn.reader import game_spans, read_file, read_games, read_string
 from pdn.tokens import grammar, token_re
 
@@ -74,7 +74,7 @@ def test_cp1252_file_is_decoded_per_game(corpus: Path) -> None:
     bad = next(i for i in range(kouame.source.offset, len(data)) if data[i] >= 0x80)
     line = data.count(b"\n", 0, bad) + 1
     assert (
-        kouame.warnings[0]
+        str(kouame.warnings[0])
         == f"line {line}: not UTF-8 (byte 0x{data[bad]:02X}): this game read as cp1252"
     )
     ascii_only = [g for g in games if g.raw.isascii()]
@@ -517,22 +517,21 @@ def test_spans_of_a_file_give_the_games_of_the_whole_file(data: bytes, parts: in
     assert pieces == whole
 
 
-def test_warnings_carry_their_place_in_one_form() -> None:
+def test_warnings_are_records_with_their_place() -> None:
     games = read_string('[Event "x"]\n1. 32-28 $1 (19-23) 8-11Redo. *\n[Empty]\n[Round 17]\n1-0')
     [g] = games
     assert g.warnings == [
+        GameWarning(2, 25, "junk 'Redo.' skipped"),
+        GameWarning(3, 1, 'text outside any game skipped: "[Empty]\\n[Round 17]\\n1-0"'),
+    ]
+    assert [str(w) for w in g.warnings] == [
         "line 2:25: junk 'Redo.' skipped",
         'line 3:1: text outside any game skipped: "[Empty]\\n[Round 17]\\n1-0"',
     ]
-    assert [warning_place(w) for w in g.warnings] == [
-        (2, 25, "junk 'Redo.' skipped"),
-        (3, 1, 'text outside any game skipped: "[Empty]\\n[Round 17]\\n1-0"'),
-    ]
-    assert warning_place(located(7, None, "x")) == (7, None, "x")
-    assert warning_place("no place") == (None, None, "no place")
+    assert str(GameWarning(7, None, "x")) == "line 7: x"
 
 
 def test_an_unquoted_tag_joins_the_game_that_follows_it() -> None:
     [g] = read_string("[Round 17] [Empty]\n1. 32-28 *")
     assert g.round == "17" and g.raw == "[Round 17] [Empty]\n1. 32-28 *"
-    assert g.warnings == ["line 1: pseudo-tag [Empty] skipped"]
+    assert g.warnings == [GameWarning(1, None, "pseudo-tag [Empty] skipped")]

@@ -57,7 +57,7 @@ def test_moves_after_the_end_are_reported() -> None:
     r = replay(_forty_move_game("28-32"))  # White's king stands on h2 (28) after ply 80
     assert r.valid and r.plies == 81
     assert (r.termination, r.termination_ply) == ("draw-40-moves", 80)
-    assert any("1 moves played after the game ended (draw-40-moves at ply 80)" in w
+    assert any("1 moves played after the game ended (draw-40-moves at ply 80)" in w.message
                for w in r.warnings)  # fmt: skip
 
 
@@ -133,7 +133,7 @@ def test_ambiguous_short_capture() -> None:
     assert resolved.valid
     g = geometry(get_variant("international"))
     assert [g.number(s) for s in resolved.moves[0].captured] == [13, 32, 20]
-    assert "only 4x27x38x15 lets the game go on" in resolved.warnings[0]
+    assert "only 4x27x38x15 lets the game go on" in str(resolved.warnings[0])
 
 
 def test_long_forms_and_split_captures() -> None:
@@ -145,7 +145,7 @@ def test_long_forms_and_split_captures() -> None:
     # English, Black man 11 (f6) takes 15 (e5) to 18 (d4), then 22 (c3) to 25 (b2)
     r = replay('[GameType "21"]\n[FEN "B:W15,22:B11"]\n1. 11x18 18x25 *')
     assert r.valid and r.plies == 1 and r.termination == "win"
-    assert "capture written in parts (11x18 18x25) joined" in r.warnings[0]
+    assert "capture written in parts (11x18 18x25) joined" in str(r.warnings[0])
 
 
 def test_russian_short_algebraic_and_numeric_squares() -> None:
@@ -159,7 +159,7 @@ def test_variations_are_checked_from_their_own_position() -> None:
     assert e.variation and e.move == "12-17" and e.legal == OPENING
     # a "variation" that only makes sense after the move is read as a continuation
     r = replay('[GameType "21"]\n1. 11-15 (24-19) 1... 23-19 *')
-    assert r.valid and "read as a continuation" in r.warnings[0]
+    assert r.valid and "read as a continuation" in str(r.warnings[0])
 
 
 # --- the variant --------------------------------------------------------------------------------

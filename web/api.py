@@ -155,7 +155,7 @@ def game(engine: Engine, game_id: int) -> dict[str, Any]:
         "nodes": [asdict(n) for n in tree.nodes],
         "line_items": [asdict(i) for i in tree.line],
         "errors": errors,
-        "warnings": (replay.warnings if replay else []) + list(pdn_game.warnings),
+        "warnings": [str(w) for w in (replay.warnings if replay else []) + pdn_game.warnings],
         "text": stored.pdn,
     }
 
