@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import IntEnum
 from functools import cache
 
 from pdn.variants import Notation, Numbering, Variant
@@ -18,8 +19,37 @@ DIAGONALS: tuple[Vector, ...] = ((1, 1), (-1, 1), (1, -1), (-1, -1))
 ORTHOGONALS: tuple[Vector, ...] = ((0, 1), (1, 0), (-1, 0), (0, -1))
 FRISIAN_ORTHOGONALS: tuple[Vector, ...] = ((0, 2), (2, 0), (-2, 0), (0, -2))
 
-WHITE = 0
-BLACK = 1
+
+class Color(IntEnum):
+    """A side: White or Black (the integer a position's turn holds)."""
+
+    WHITE = 0
+    BLACK = 1
+
+    @property
+    def letter(self) -> str:
+        """``W`` or ``B``, as FEN and the ``first`` of a variant write it."""
+        return "W" if self is Color.WHITE else "B"
+
+    @property
+    def other(self) -> Color:
+        """The opponent."""
+        return Color.BLACK if self is Color.WHITE else Color.WHITE
+
+    @classmethod
+    def of(cls, side: int | str) -> Color:
+        """The side of a turn (0 or 1) or a letter (``W``/``B``, any case)."""
+        if isinstance(side, str):
+            return cls.BLACK if side.upper() == "B" else cls.WHITE
+        return cls(side)
+
+    def __str__(self) -> str:
+        return self.name.capitalize()
+
+
+# A position's turn holds the plain integer of its Color (as the kernel and the digest read it).
+WHITE = Color.WHITE.value
+BLACK = Color.BLACK.value
 
 _ALGEBRAIC_RE = re.compile(r"^([a-z])(\d{1,2})$")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 
-from pdn.board import WHITE
+from pdn.board import Color
 from pdn.fen import to_fen
 from pdn.game import Game, MoveNode, Node
 from pdn.position import Move, Position
@@ -17,7 +17,7 @@ from pdn.textboard import legend, text_board
 
 def colours(game: Game, replay: Replay) -> str:
     """Who had which colour, and which colour moved first."""
-    first = "White" if replay.variant.first == "W" else "Black"
+    first = Color.of(replay.variant.first)
     return (
         f"White: {game.white or '?'}   Black: {game.black or '?'}   ({first} moves first in "
         f"{replay.variant.title})"
@@ -211,11 +211,11 @@ def view(
         if extra:
             head += f"   {extra}"
     top = [head, colours(g, replay), *text_board(pos, flip).splitlines()]
-    side = "White" if pos.turn == WHITE else "Black"
+    side = Color.of(pos.turn)
     top.append(f"{browser.where()}; {side} to move")
     top.append(f"FEN {to_fen(pos)}")
     top.append(legend(pos))
-    offset = 0 if (replay.positions[0].turn == WHITE) == (replay.variant.first == "W") else 1
+    offset = 0 if replay.positions[0].turn == Color.of(replay.variant.first) else 1
     line = browser.line
     text = move_list(line.nodes, browser.ply, line.first_ply, offset)
     moves = textwrap.wrap(text, width, break_on_hyphens=False) or [""]

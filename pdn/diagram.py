@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from xml.sax.saxutils import escape
 
-from pdn.board import BLACK, WHITE
+from pdn.board import BLACK, WHITE, Color
 from pdn.position import Move, Position
 from pdn.variants import Notation
 
@@ -68,7 +68,7 @@ def svg_diagram(
     for color in (WHITE, BLACK):
         men, kings = pos.pieces(color)
         fill, stroke = PIECE[color]
-        name = "white" if color == WHITE else "black"
+        name = Color(color).name.lower()
         for sq in g.squares:
             if not (men | kings) >> sq & 1:
                 continue

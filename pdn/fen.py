@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pdn.board import BLACK, WHITE, Geometry, SquareError, geometry
+from pdn.board import Color, Geometry, SquareError, geometry
 from pdn.position import Position
 from pdn.variants import Notation, Variant
 
@@ -33,7 +33,7 @@ def parse_fen(fen: str, variant: Variant) -> Position:
     side = text[0].upper()
     if side not in "WB?":
         raise FenError(f"side to move must be W, B or ?, not {text[0]!r}", fen, 1)
-    turn = {"W": WHITE, "B": BLACK, "?": WHITE if variant.first == "W" else BLACK}[side]
+    turn = Color.of(variant.first if side == "?" else side).value
     men = [0, 0]
     kings = [0, 0]
     col = 2
@@ -46,7 +46,7 @@ def parse_fen(fen: str, variant: Variant) -> Position:
         colour = f[0].upper()
         if colour not in "WB":
             raise FenError(f"a side must start with W or B, not {f[0]!r}", fen, start)
-        c = WHITE if colour == "W" else BLACK
+        c = Color.of(colour).value
         offset = start + 1
         for item in f[1:].split(","):
             _put(item, g, c, men, kings, fen, offset)
@@ -100,7 +100,7 @@ def to_fen(pos: Position, notation: Notation | None = None) -> str:
         items.sort(key=lambda kv: kv[0])
         return letter + ",".join(label for _, label in items)
 
-    turn = "W" if pos.turn == WHITE else "B"
+    turn = Color.of(pos.turn).letter
     return (
         f"{turn}:{side('W', pos.white_men, pos.white_kings)}"
         f":{side('B', pos.black_men, pos.black_kings)}"

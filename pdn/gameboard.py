@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pdn.board import BLACK, WHITE, SquareError
+from pdn.board import WHITE, Color, SquareError
 from pdn.drawrules import SEED, DrawRules, QuietReset, draw_rules
 from pdn.fen import parse_fen, to_fen
 from pdn.game import MoveNode
@@ -91,7 +91,7 @@ class Ending:
     """How and when a game ended."""
 
     termination: Termination
-    winner: int | None  # WHITE or BLACK; None for a draw
+    winner: Color | None  # None for a draw
     ply: int  # the number of plies played when it ended
     label: str  # as reports name it: "win", "draw-40-moves" (the rule's count), "draw-repetition"
 
@@ -158,9 +158,9 @@ class Board:
     # -- the position ------------------------------------------------------------------------
 
     @property
-    def turn(self) -> int:
-        """The side to move: WHITE or BLACK."""
-        return self.position.turn
+    def turn(self) -> Color:
+        """The side to move."""
+        return Color(self.position.turn)
 
     @property
     def ply(self) -> int:
@@ -207,7 +207,7 @@ class Board:
         return f"Board({self.variant.name!r}, {self.fen()!r})"
 
     def __str__(self) -> str:
-        side = "White" if self.position.turn == WHITE else "Black"
+        side = Color.of(self.position.turn)
         return f"{text_board(self.position)}\n{side} to move"
 
     # -- moves -------------------------------------------------------------------------------
@@ -349,7 +349,7 @@ class Board:
             return self._ended
         if self.has_legal_moves():
             return None
-        winner = BLACK if self.position.turn == WHITE else WHITE
+        winner = Color.of(self.position.turn).other
         return Ending(Termination.WIN, winner, self.ply, "win")
 
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pdn.board import BLACK, WHITE
+from pdn.board import BLACK, WHITE, Color
 from pdn.drawrules import SEED, DrawRules, draw_rules
 from pdn.fen import FenError, parse_fen
 from pdn.game import Game, GameWarning, MoveNode, Node, Outcome, SetupNode, located
@@ -368,9 +368,9 @@ def _check_result(replay: Replay, board: Board) -> None:
     if outcome is Outcome.UNKNOWN:
         return
     loser = board.turn
-    first = WHITE if replay.variant.first == "W" else BLACK
-    winner_declared = {Outcome.FIRST: first, Outcome.SECOND: 1 - first}.get(outcome)
-    side = "White" if loser == WHITE else "Black"
+    first = Color.of(replay.variant.first)
+    winner_declared = {Outcome.FIRST: first, Outcome.SECOND: first.other}.get(outcome)
+    side = Color.of(loser)
     result = replay.game.result or ""
     if winner_declared == loser:
         hint = " (the file may follow the White-first result convention)" if first == BLACK else ""

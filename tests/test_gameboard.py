@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from pdn import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError
-from pdn.board import BLACK, WHITE
+from pdn.board import WHITE, Color
 from pdn.drawrules import DrawRules, QuietReset
 from pdn.fen import parse_fen
 from pdn.gameboard import Ending, Termination
@@ -32,7 +32,8 @@ def full(board: Board) -> list[str]:
 
 def test_a_new_board_and_its_text() -> None:
     board = Board("english")
-    assert board.fen() == ENGLISH_START and board.turn == BLACK and board.ply == 0
+    assert board.fen() == ENGLISH_START and board.turn is Color.BLACK and board.ply == 0
+    assert (str(board.turn), board.turn.letter, board.turn.other) == ("Black", "B", Color.WHITE)
     assert texts(board) == ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]
     assert repr(board) == f"Board('english', '{ENGLISH_START}')"
     assert eval(repr(board), {"Board": Board}).fen() == ENGLISH_START
@@ -108,7 +109,7 @@ def test_win_when_the_side_to_move_has_no_move() -> None:
     board = Board("english", "B:W18:B14")
     assert board.outcome() is None
     board.push("14x23")
-    assert board.outcome() == Ending(Termination.WIN, BLACK, 1, "win")
+    assert board.outcome() == Ending(Termination.WIN, Color.BLACK, 1, "win")
     board.pop()
     assert board.outcome() is None
 
