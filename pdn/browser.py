@@ -210,7 +210,8 @@ def view(
     for extra in (g.event, g.date, g.result):
         if extra:
             head += f"   {extra}"
-    top = [head, colours(g, replay), *text_board(pos, flip).splitlines()]
+    named = [*_wrapped(head, width), *_wrapped(colours(g, replay), width)]
+    top = [*named, *text_board(pos, flip).splitlines()]
     side = Color.of(pos.turn)
     top.append(f"{browser.where()}; {side} to move")
     top.append(f"FEN {to_fen(pos)}")
@@ -218,7 +219,7 @@ def view(
     offset = 0 if replay.positions[0].turn == Color.of(replay.variant.first) else 1
     line = browser.line
     text = move_list(line.nodes, browser.ply, line.first_ply, offset)
-    moves = textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+    moves = _wrapped(text, width)
     bottom: list[str] = []
     node = browser.node
     if node is not None:
@@ -236,3 +237,8 @@ def view(
             start = min(max(0, mark - room // 2), len(moves) - room)
             moves = moves[start : start + room]
     return top + moves + bottom
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """*text* in lines of at most *width* columns, broken at spaces only."""
+    return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False) or [""]
