@@ -247,6 +247,19 @@ class Board:
         InvalidMoveError, IllegalMoveError or AmbiguousMoveError.
         """
         node = _written(move) if isinstance(move, str) else move
+        squares = node.squares
+        if len(squares) == 2:  # the common case, a-b or axb: its squares looked up directly
+            pos = self.position
+            names = pos.geo._names
+            start, end = names.get(squares[0]), names.get(squares[1])
+            if start is not None and end is not None:
+                found = pos.moves_between(start, end)
+                if len(found) == 1 and not (self._limit and self._idle_kings_barred()):
+                    return found[0]
+        return self._parse_node(node)
+
+    def _parse_node(self, node: MoveNode) -> Move:
+        """parse_move() of a move node, every written form."""
         if node.text == "-":
             reason = "unknown move: the record does not say which move"
             raise InvalidMoveError(node.raw or node.text, reason, node.line, node.column)
@@ -282,12 +295,43 @@ class Board:
 
     def push(self, move: Move | str | MoveNode) -> Move:
         """Play *move* (a Move is played as given; text is read by parse_move) and return it."""
-        if isinstance(move, (str, MoveNode)):
+        if move.__class__ is not Move and isinstance(move, (str, MoveNode)):
             move = self.parse_move(move)
         before = self.position
+        self._record(move, before, before.play(move))
+        return move
+
+    def push_written(self, moves: Sequence[Sequence[str]]) -> int:
+        """Play moves given by their written squares (MoveNode.squares) for as long as each
+        means exactly one legal move, as push() reads it; the number played."""
+        if self._limit:  # Frisian idle king moves: push() reads each move
+            return 0
+        pos = self.position
+        names = pos.geo._names
+        played = 0
+        for squares in moves:
+            if len(squares) == 2 and squares[0] in names and squares[1] in names:
+                found = pos.moves_between(names[squares[0]], names[squares[1]])
+            else:
+                try:
+                    found = written_moves(pos, squares)
+                except SquareError:
+                    break
+            if len(found) != 1:
+                break
+            move = found[0]
+            after = pos.play(move)
+            self._record(move, pos, after)
+            pos = after
+            played += 1
+        return played
+
+    def _record(self, move: Move, before: Position, after: Position) -> None:
+        """Put *after*, reached by *move* from *before*, on the board: the stack, the count
+        towards the moves rule, Frisian idle king moves, the repetitions, the first draw."""
+        self.position = after
         runs = self._king_runs
-        after = self.position = before.play(move)
-        key = after.hash_key()
+        key = (after.white_men, after.white_kings, after.black_men, after.black_kings, after.turn)
         self._stack.append((move, before, self.quiet, runs, self._ended, key))
         if move.captured or move.crowns or (self._man_resets and _man_moves(before, move)):
             self.quiet = 0
@@ -305,7 +349,6 @@ class Board:
             else:
                 label = self.rules.termination
                 self._ended = Ending(Termination.MOVES_RULE, None, ply, label)
-        return move
 
     def pop(self) -> Move:
         """Take back the last move pushed and return it; IndexError when there is none."""

@@ -27,7 +27,7 @@ import os
 import re
 import sys
 from bisect import bisect_right
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
@@ -345,6 +345,7 @@ _ELEMENT = (
 _ELEMENT_RE = re.compile(_ELEMENT)
 # the same elements with one group, the move number: findall gives "" for each move
 _NUMBER_RE = re.compile(re.sub(r"\(\?P<(?!num>)\w+>", "(?:", _ELEMENT).replace("(?P<num>", "("))
+_RUSSIAN_SHORT = re.compile(r"[a-h][a-h][1-8]")
 _SQUARE_RE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])|\d{1,2}")
 _TAG_PARTS = re.compile(r'^\[\s*(.*?)\s*(?:"((?:\\.|[^"\\])*)"\s*)?\]$', re.S)
 _PLAIN_TAG = re.compile(r'\[([A-Za-z_]\w*)[ \t]*"([^"\\\n]*)"[ \t]*\]')
@@ -405,13 +406,7 @@ def _tag_pairs(token: str) -> tuple[list[tuple[str, str]], list[tuple[int, str]]
 
 def make_move(raw: str, strength: str = "", line: int = 0, column: int = 0) -> MoveNode:
     """A move node from the move's text as written."""
-    compact = raw.replace(" ", "").replace("\t", "")
-    if compact.isdigit() and len(compact) == 4:
-        compact = f"{compact[:2]}-{compact[2:]}"
-    if re.fullmatch(r"[a-h][a-h][1-8]", compact):
-        squares = [compact[0], compact[1:]]
-    else:
-        squares = [s.lstrip("0") if s.isdigit() else s.lower() for s in _SQUARE_RE.findall(compact)]
+    compact, squares = _move_squares(raw)
     capture = any(c in compact for c in "xX:")
     seps = re.findall(r"[-x:]", compact.replace("X", "x"))
     if squares and len(squares) > 1 and seps:
@@ -423,6 +418,17 @@ def make_move(raw: str, strength: str = "", line: int = 0, column: int = 0) -> M
             else ("".join(squares))
         )
     return MoveNode(text, squares, capture, strength, raw=raw, line=line, column=column)
+
+
+def _move_squares(raw: str) -> tuple[str, list[str]]:
+    """A move as written without spaces (``1115`` as ``11-15``), and its squares."""
+    compact = raw.replace(" ", "").replace("\t", "")
+    if compact.isdigit() and len(compact) == 4:
+        compact = f"{compact[:2]}-{compact[2:]}"
+    if _RUSSIAN_SHORT.fullmatch(compact):
+        return compact, [compact[0], compact[1:]]
+    squares = [s.lstrip("0") if s.isdigit() else s.lower() for s in _SQUARE_RE.findall(compact)]
+    return compact, squares
 
 
 def _show(text: str, width: int = 20) -> str:
@@ -978,6 +984,34 @@ class _Loader:
                 while body and isinstance(body[-1], CommentNode):  # comments waiting for it
                     node.comments_before.insert(0, body.pop().text)  # type: ignore[union-attr]
             append(node)
+
+
+_PLAIN_KINDS = frozenset((RUN, COMMENT, LINE_COMMENT, PAREN_COMMENT, NAG, JUNK))
+
+
+def plain_moves(game: Game) -> list[Sequence[str]] | None:
+    """The squares of the main line's moves, read from the game's tokens without building its
+    movetext tree, when the movetext holds no variation, no setup and no unknown move ``-``:
+    then these are ``[n.squares for n in game.mainline()]``. None otherwise, and once the tree
+    is built (then read Game.body)."""
+    loader = game._loader
+    if not isinstance(loader, _Loader) or game._body is not None:
+        return None
+    moves: list[Sequence[str]] = []
+    for kind, token, _ in loader.items:
+        if kind == RUN:
+            for a, _, b, number, move, _ in _ELEMENT_RE.findall(str(token)):
+                if a:
+                    moves.append((a, b))
+                elif not number:
+                    if move == "-":
+                        return None
+                    moves.append(_move_squares(move)[1])
+        elif kind not in _PLAIN_KINDS:
+            return None
+    if loader.drop_last and moves:
+        moves.pop()
+    return moves
 
 
 def _last_move(body: list[Node]) -> MoveNode | None:

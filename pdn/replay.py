@@ -18,6 +18,7 @@ from pdn.game import Game, GameWarning, MoveNode, Node, Outcome, SetupNode, loca
 from pdn.gameboard import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
 from pdn.notation import MoveForm, move_text, written_moves
 from pdn.position import Move, Position
+from pdn.reader import plain_moves
 from pdn.variants import VARIANTS, Variant
 
 # 1-32: the 8x8 numberings first, then a 10x10 game that stays on low squares, then numeric Russian
@@ -70,7 +71,7 @@ class Replay:
     candidates: list[str] = field(default_factory=list)  # other variants it fits (when asked)
     rules: DrawRules = SEED
     moves: list[Move] = field(default_factory=list)  # the main line as replayed
-    nodes: list[MoveNode] = field(default_factory=list)  # the written move of each (its first part)
+    _nodes: list[MoveNode] | None = field(default_factory=list)  # None: the game's main line
     plies: int = 0
     termination: str = "undecided"  # win, draw-40-moves (or other), draw-repetition, undecided
     termination_ply: int | None = None
@@ -79,6 +80,14 @@ class Replay:
     final: Position | None = None  # the last position, when the main line replayed to its end
     positions: list[Position] = field(default_factory=list)  # before each main-line ply, then last
     board: Board | None = None  # the main line's board as the replay left it
+
+    @property
+    def nodes(self) -> list[MoveNode]:
+        """The written move of each main-line ply replayed (its first part, for a capture
+        written in parts)."""
+        if self._nodes is None:
+            self._nodes = self.game.mainline()
+        return self._nodes
 
     @property
     def valid(self) -> bool:
@@ -91,17 +100,18 @@ class Replay:
 
 def _squares(nodes: Sequence[Node], out: set[str]) -> set[str]:
     """Add every square written in *nodes* (variations included) to *out*."""
-    for n in nodes:
-        if isinstance(n, MoveNode):
-            out.update(n.squares)
-            for v in n.variations:
-                _squares(v, out)
+    moves = [n for n in nodes if n.__class__ is MoveNode]
+    out.update(*[n.squares for n in moves])
+    for n in moves:
+        for v in n.variations:
+            _squares(v, out)
     return out
 
 
-def candidate_variants(game: Game) -> list[str]:
-    """Variants the notation allows, most likely first (spec/pdn.md §3.3)."""
-    squares = _squares(game.body, set())
+def candidate_variants(game: Game, moves: list[Sequence[str]] | None = None) -> list[str]:
+    """Variants the notation allows, most likely first (spec/pdn.md §3.3); *moves*: the squares
+    of every move of the game, when known (see pdn.reader.plain_moves)."""
+    squares = _squares(game.body, set()) if moves is None else {s for m in moves for s in m}
     digits = {s for s in squares if s.isdigit()}
     fen = game.fen or ""
     if any(s[:1].isalpha() for s in squares - digits) or re.search(r"[a-h][1-8]", fen):
@@ -159,7 +169,7 @@ class _Line:
         while i < n:
             node = nodes[i]
             i += 1
-            if not isinstance(node, MoveNode):
+            if node.__class__ is not MoveNode:
                 if isinstance(node, SetupNode):
                     _setup(board, node, replay)
                 continue
@@ -187,17 +197,8 @@ class _Line:
             for alt in variations:
                 self._variation(before, board, alt, ply, node)
             ply += 1
-        ended = board.draw
-        if main and ended is not None and ended.ply < board.ply:  # moves played after the end
-            first = replay.nodes[ended.ply]
-            replay.warnings.append(
-                located(
-                    first.line,
-                    None,
-                    f"{board.ply - ended.ply} moves played after the game ended "
-                    f"({ended.label} at ply {ended.ply}), from {first.raw or first.text}",
-                )
-            )
+        if main:
+            _played_after_end(replay, board)
         return True
 
     def _join_parts(
@@ -277,6 +278,21 @@ class _Line:
         return (working or exc.moves)[0]
 
 
+def _played_after_end(replay: Replay, board: Board) -> None:
+    """Warn of main-line moves played after a draw by rule ended the game."""
+    ended = board.draw
+    if ended is not None and ended.ply < board.ply:
+        first = replay.nodes[ended.ply]
+        replay.warnings.append(
+            located(
+                first.line,
+                None,
+                f"{board.ply - ended.ply} moves played after the game ended "
+                f"({ended.label} at ply {ended.ply}), from {first.raw or first.text}",
+            )
+        )
+
+
 def _replays(board: Board, nodes: Sequence[Node]) -> bool:
     """Whether the main-line moves of *nodes* can be pushed on *board* (left as it was)."""
     pushed = 0
@@ -333,9 +349,14 @@ def _start(game: Game, variant: Variant) -> tuple[Position | None, str | None]:
 
 
 def replay_as(
-    game: Game, variant: Variant, source: str = "option", rules: DrawRules = SEED
+    game: Game,
+    variant: Variant,
+    source: str = "option",
+    rules: DrawRules = SEED,
+    moves: list[Sequence[str]] | None = None,
 ) -> Replay:
-    """Replay *game* under *variant*."""
+    """Replay *game* under *variant* (*moves*: see pdn.reader.plain_moves: when each means one
+    legal move, they are played without building the movetext tree)."""
     replay = Replay(game, variant, source, rules=rules)
     start, problem = _start(game, variant)
     if start is None:
@@ -344,7 +365,14 @@ def replay_as(
         )
         return replay
     board = Board.from_position(start, rules)
-    completed = _Line(replay, False).run(board, game.body, 1)
+    if moves is not None and board.push_written(moves) == len(moves):
+        replay._nodes = None
+        _played_after_end(replay, board)
+        completed = True
+    else:
+        if moves is not None:
+            board = Board.from_position(start, rules)
+        completed = _Line(replay, False).run(board, game.body, 1)
     replay.board = board
     replay.moves = board.move_stack
     replay.plies = board.ply
@@ -403,15 +431,17 @@ def replay_game(
     which the game is legal as well are listed in ``Replay.candidates``.
     """
 
+    moves = plain_moves(game)
+
     def run(v: Variant, source: str) -> Replay:
-        return replay_as(game, v, source, draw_rules(rules, v))
+        return replay_as(game, v, source, draw_rules(rules, v), moves)
 
     declared = game.declared_variant
     if declared is not None:
         return run(declared, "gametype")
     if variant is not None:
         return run(variant, "option")
-    names = candidate_variants(game)
+    names = candidate_variants(game, moves)
     order = [prefer, *(n for n in names if n != prefer)] if prefer in names else names
     tried: dict[str, Replay] = {}
     chosen = None
