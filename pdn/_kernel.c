@@ -1242,6 +1242,123 @@ static PyObject *k_play(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     return position_object(args[0], &child);
 }
 
+/* The bit index *names* gives a written square (item i of a 2-item tuple or list), or -1. */
+static long named_square(PyObject *names, PyObject *squares, int i) {
+    PyObject *sq = PyTuple_Check(squares) ? PyTuple_GET_ITEM(squares, i) : PyList_GET_ITEM(squares, i);
+    PyObject *v = PyDict_GetItemWithError(names, sq);
+    if (!v) return PyErr_Occurred() ? -2 : -1;
+    long s = PyLong_AsLong(v);
+    if (s == -1 && PyErr_Occurred()) return -2;
+    return s < 0 || s >= MAXSQ ? -1 : s;
+}
+
+/* The one legal move from start to end (what moves_between() finds), copied to *out; 0 when
+ * there is none or several, -1 on error. */
+static int one_between(const Rules *r, const Pos *p, long start, long end, MoveList *l) {
+    l->n = 0;
+    l->nside = 0;
+    if (can_capture(r, p)) captures(r, p, DUP_DROP, l);
+    if (l->failed) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int found = l->n, at = -1, count = 0;
+    for (int i = 0; i < found; i++)
+        if (l->mv[i].from == start && l->mv[i].to == end) at = i, count++;
+    if (!found || r->optional) {
+        if (quiet_checked(r, p, start, end, l) < 0) return -1;
+        if (l->n > found) at = found, count++;
+    }
+    return count == 1 ? at + 1 : 0;
+}
+
+/* push_plain(pos, moves, i, names, stack, history, quiet, ended, runs, settings): the loop of
+ * Board.push_written (see position.py, _py_push_plain, its twin). */
+static PyObject *k_push_plain(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n != 10)
+        return PyErr_Format(PyExc_TypeError, "push_plain(pos, moves, i, names, stack, history, "
+                                             "quiet, ended, runs, settings)");
+    PyObject *moves = args[1], *names = args[3], *stack = args[4], *history = args[5];
+    PyObject *ended = args[7], *runs = args[8], *settings = args[9];
+    if (!PyList_Check(moves) || !PyDict_Check(names) || !PyList_Check(stack) ||
+        !PyDict_Check(history) || !PyTuple_Check(settings) || PyTuple_GET_SIZE(settings) != 3)
+        return PyErr_Format(PyExc_TypeError, "push_plain: wrong argument types");
+    Py_ssize_t i = PyLong_AsSsize_t(args[2]);
+    long quiet = PyLong_AsLong(args[6]);
+    int man_resets = PyObject_IsTrue(PyTuple_GET_ITEM(settings, 0));
+    long repetitions = PyLong_AsLong(PyTuple_GET_ITEM(settings, 1));
+    long quiet_limit = PyLong_AsLong(PyTuple_GET_ITEM(settings, 2));
+    if (PyErr_Occurred() || man_resets < 0) return NULL;
+    PyObject *pos = Py_NewRef(args[0]);
+    Pos p;
+    const Rules *r;
+    if (read_position(pos, &p, &r) < 0) {
+        Py_DECREF(pos);
+        return NULL;
+    }
+    MoveList l = {0};
+    int draw = 0, failed = 0;
+    Py_ssize_t total = PyList_GET_SIZE(moves);
+    while (i < total && !draw) {
+        PyObject *squares = PyList_GET_ITEM(moves, i);
+        if (!((PyTuple_Check(squares) && PyTuple_GET_SIZE(squares) == 2) ||
+              (PyList_Check(squares) && PyList_GET_SIZE(squares) == 2)))
+            break;
+        long start = named_square(names, squares, 0);
+        long end = start >= 0 ? named_square(names, squares, 1) : start;
+        if (start == -2 || end == -2) {
+            failed = 1;
+            break;
+        }
+        if (start < 0 || end < 0) break;
+        int at = one_between(r, &p, start, end, &l);
+        if (at < 0) {
+            failed = 1;
+            break;
+        }
+        if (!at) break;
+        const CMove *m = &l.mv[at - 1];
+        Pos child;
+        play(&p, m, &child);
+        PyObject *move = move_object(&l, m);
+        PyObject *after = move ? position_object(pos, &child) : NULL;
+        PyObject *key = after ? PyTuple_New(5) : NULL;
+        if (!key) {
+            Py_XDECREF(move);
+            Py_XDECREF(after);
+            failed = 1;
+            break;
+        }
+        for (int f = 0; f < 5; f++) PyTuple_SET_ITEM(key, f, field(after, f));
+        PyObject *entry = Py_BuildValue("(OOlOOO)", move, pos, quiet, runs, ended, key);
+        Py_DECREF(move);
+        int reset = bb_any(m->capmask) || m->crowns || (man_resets && bb_test(&p.men[p.turn], m->from));
+        quiet = reset ? 0 : quiet + 1;
+        PyObject *old = entry ? PyDict_GetItemWithError(history, key) : NULL;
+        long seen = old ? PyLong_AsLong(old) + 1 : 1;
+        PyObject *count = entry && !PyErr_Occurred() ? PyLong_FromLong(seen) : NULL;
+        int err = !count || PyList_Append(stack, entry) < 0 || PyDict_SetItem(history, key, count) < 0;
+        Py_XDECREF(entry);
+        Py_XDECREF(count);
+        Py_DECREF(key);
+        Py_SETREF(pos, after);
+        if (err) {
+            failed = 1;
+            break;
+        }
+        p = child;
+        i++;
+        draw = ended == Py_None && (seen >= repetitions || quiet >= quiet_limit);
+    }
+    list_free(&l);
+    if (failed) {
+        Py_DECREF(pos);
+        return NULL;
+    }
+    PyObject *out = Py_BuildValue("(NnlO)", pos, i, quiet, draw ? Py_True : Py_False);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"setup", k_setup, METH_VARARGS,
      "setup(Move, Position, KEEP, PATHS, rules_of): the Python types and the rule-table maker."},
@@ -1259,6 +1376,9 @@ static PyMethodDef methods[] = {
      "has_captures(pos): whether the side to move can capture."},
     {"quiet_move", (PyCFunction)(void (*)(void))k_quiet_move, METH_FASTCALL,
      "quiet_move(pos, start, end): the non-capturing move from start to end, or None."},
+    {"push_plain", (PyCFunction)(void (*)(void))k_push_plain, METH_FASTCALL,
+     "push_plain(pos, moves, i, names, stack, history, quiet, ended, runs, settings): "
+     "Board.push_written's loop."},
     {"moves_between", (PyCFunction)(void (*)(void))k_moves_between, METH_FASTCALL,
      "moves_between(pos, start, end): the legal moves from start to end."},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,

@@ -1,6 +1,7 @@
 """Type stub of the compiled move kernel (pdn/_kernel.c); position.py wraps it."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from pdn.board import Geometry
 from pdn.position import Duplicates, Move, Position
@@ -23,3 +24,16 @@ def quiet_move(pos: Position, start: int, end: int, /) -> Move | None: ...
 def moves_between(pos: Position, start: int, end: int, /) -> list[Move]: ...
 def play(pos: Position, move: Move, /) -> Position: ...
 def digest(pos: Position, /) -> int: ...
+def push_plain(
+    pos: Position,
+    moves: list[Sequence[str]],
+    i: int,
+    names: dict[str, int],
+    stack: list[Any],
+    history: dict[Any, int],
+    quiet: int,
+    ended: object,
+    runs: object,
+    settings: tuple[bool, int, int],
+    /,
+) -> tuple[Position, int, int, bool]: ...

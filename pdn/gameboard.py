@@ -22,7 +22,7 @@ from pdn.drawrules import SEED, DrawRules, QuietReset, draw_rules
 from pdn.fen import parse_fen, to_fen
 from pdn.game import MoveNode
 from pdn.notation import MoveForm, legal_texts, move_text, written_moves
-from pdn.position import Duplicates, Move, Position
+from pdn.position import Duplicates, Move, Position, core
 from pdn.reader import make_move
 from pdn.textboard import text_board
 from pdn.variants import Variant, get_variant
@@ -301,30 +301,42 @@ class Board:
         self._record(move, before, before.play(move))
         return move
 
-    def push_written(self, moves: Sequence[Sequence[str]]) -> int:
+    def push_written(self, moves: list[Sequence[str]]) -> int:
         """Play moves given by their written squares (MoveNode.squares) for as long as each
-        means exactly one legal move, as push() reads it; the number played."""
+        means exactly one legal move, as push() reads it; the number played.
+
+        Moves written ``a-b`` or ``axb`` are played by the core's push_plain (its loop keeps
+        the same records as push()); any other form by push().
+        """
         if self._limit:  # Frisian idle king moves: push() reads each move
             return 0
-        pos = self.position
+        push_plain = core().push_plain
+        pos, quiet, ended = self.position, self.quiet, self._ended
         names = pos.geo._names
-        played = 0
-        for squares in moves:
-            if len(squares) == 2 and squares[0] in names and squares[1] in names:
-                found = pos.moves_between(names[squares[0]], names[squares[1]])
-            else:
-                try:
-                    found = written_moves(pos, squares)
-                except SquareError:
-                    break
+        stack, history, runs = self._stack, self._history, self._king_runs
+        settings = (self._man_resets, self._repetitions, self._quiet_limit)
+        i, n = 0, len(moves)
+        while i < n:
+            pos, i, quiet, draw = push_plain(
+                pos, moves, i, names, stack, history, quiet, ended, runs, settings
+            )
+            if draw:
+                ended = self._draw(history[stack[-1][5]], len(stack))
+                continue
+            if i == n:
+                break
+            try:  # another written form, or no single legal move
+                found = written_moves(pos, moves[i])
+            except SquareError:
+                break
             if len(found) != 1:
                 break
-            move = found[0]
-            after = pos.play(move)
-            self._record(move, pos, after)
-            pos = after
-            played += 1
-        return played
+            self.position, self.quiet, self._ended = pos, quiet, ended
+            self.push(found[0])
+            pos, quiet, ended = self.position, self.quiet, self._ended
+            i += 1
+        self.position, self.quiet, self._ended = pos, quiet, ended
+        return i
 
     def _record(self, move: Move, before: Position, after: Position) -> None:
         """Put *after*, reached by *move* from *before*, on the board: the stack, the count
@@ -343,12 +355,13 @@ class Board:
         history = self._history
         seen = history[key] = history.get(key, 0) + 1
         if (seen >= self._repetitions or self.quiet >= self._quiet_limit) and self._ended is None:
-            ply = len(self._stack)
-            if seen >= self._repetitions:
-                self._ended = Ending(Termination.REPETITION, None, ply, "draw-repetition")
-            else:
-                label = self.rules.termination
-                self._ended = Ending(Termination.MOVES_RULE, None, ply, label)
+            self._ended = self._draw(seen, len(self._stack))
+
+    def _draw(self, seen: int, ply: int) -> Ending:
+        """The draw reached at *ply* by a position seen *seen* times, or by the moves rule."""
+        if seen >= self._repetitions:
+            return Ending(Termination.REPETITION, None, ply, "draw-repetition")
+        return Ending(Termination.MOVES_RULE, None, ply, self.rules.termination)
 
     def pop(self) -> Move:
         """Take back the last move pushed and return it; IndexError when there is none."""

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pdn.board import BLACK, WHITE, Direction, Geometry, geometry
 from pdn.variants import Crowning, Precedence, Variant
@@ -575,6 +575,58 @@ def _py_has_moves(pos: Position) -> bool:
     return bool(_py_captures(pos))
 
 
+def _py_push_plain(
+    pos: Position,
+    moves: list[Sequence[str]],
+    i: int,
+    names: dict[str, int],
+    stack: list[Any],
+    history: dict[Any, int],
+    quiet: int,
+    ended: object,
+    runs: object,
+    settings: tuple[bool, int, int],
+) -> tuple[Position, int, int, bool]:
+    """The loop of Board.push_written: from moves[i] on, play each move written with two squares
+    *names* knows while exactly one legal move goes between them, recording it as Board.push
+    does: ``(move, position before, quiet plies before, runs, ended, key of the position after)``
+    on *stack*, the key counted in *history*. *settings*: whether a man's move resets the quiet
+    count, the repetitions and the quiet plies that end a game. Returns the position, the index
+    of the first move not played, the quiet count, and whether the last move played reached a
+    draw (looked for while *ended* is None; the loop stops there).
+    """
+    man_resets, repetitions, quiet_limit = settings
+    n = len(moves)
+    while i < n:
+        squares = moves[i]
+        if len(squares) != 2:
+            break
+        start, end = names.get(squares[0]), names.get(squares[1])
+        if start is None or end is None:
+            break
+        found = _py_moves_between(pos, start, end)
+        if len(found) != 1:
+            break
+        move = found[0]
+        after = _py_play(pos, move)
+        key = after.hash_key()
+        stack.append((move, pos, quiet, runs, ended, key))
+        if (
+            move.captured
+            or move.crowns
+            or (man_resets and pos.pieces(pos.turn)[0] >> move.path[0] & 1)
+        ):
+            quiet = 0
+        else:
+            quiet += 1
+        seen = history[key] = history.get(key, 0) + 1
+        pos = after
+        i += 1
+        if ended is None and (seen >= repetitions or quiet >= quiet_limit):
+            return pos, i, quiet, True
+    return pos, i, quiet, False
+
+
 # -- the cores -----------------------------------------------------------------------------------
 
 
@@ -594,6 +646,21 @@ class Core:
     moves_between: Callable[[Position, int, int], list[Move]]
     play: Callable[[Position, Move], Position]
     digest: Callable[[Position], int]
+    push_plain: Callable[
+        [
+            Position,
+            list[Sequence[str]],
+            int,
+            dict[str, int],
+            list[Any],
+            dict[Any, int],
+            int,
+            object,
+            object,
+            tuple[bool, int, int],
+        ],
+        tuple[Position, int, int, bool],
+    ]
 
 
 PYTHON = Core(
@@ -609,6 +676,7 @@ PYTHON = Core(
     _py_moves_between,
     _py_play,
     _py_digest,
+    _py_push_plain,
 )
 
 _CROWNING = (Crowning.STOP, Crowning.CONTINUE, Crowning.PASS)  # as numbered in _kernel.c
@@ -679,6 +747,7 @@ def _compiled() -> Core | None:
         _kernel.moves_between,
         _kernel.play,
         _kernel.digest,
+        _kernel.push_plain,
     )
 
 

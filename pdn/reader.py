@@ -343,6 +343,11 @@ _ELEMENT = (
     r"(?P<strength>[!?]+|\([!?]+\)|\*)?"
 )
 _ELEMENT_RE = re.compile(_ELEMENT)
+# a run of nothing but move numbers and moves of the fast path above, and those moves' squares
+_PLAIN_RUN = re.compile(
+    r"\s*(?:(?:[1-9]\d?[-x][1-9]\d?(?![-xX:\d!?*(]| [-xX:])|\d+\s*\.(?:\s*\.\.)?|\.\.\.)\s*)*"
+)
+_PLAIN_MOVE = re.compile(r"([1-9]\d?)[-x]([1-9]\d?)")
 # the same elements with one group, the move number: findall gives "" for each move
 _NUMBER_RE = re.compile(re.sub(r"\(\?P<(?!num>)\w+>", "(?:", _ELEMENT).replace("(?P<num>", "("))
 _RUSSIAN_SHORT = re.compile(r"[a-h][a-h][1-8]")
@@ -1000,6 +1005,9 @@ def plain_moves(game: Game) -> list[Sequence[str]] | None:
     moves: list[Sequence[str]] = []
     for kind, token, _ in loader.items:
         if kind == RUN:
+            if _PLAIN_RUN.fullmatch(str(token)):
+                moves += _PLAIN_MOVE.findall(str(token))
+                continue
             for a, _, b, number, move, _ in _ELEMENT_RE.findall(str(token)):
                 if a:
                     moves.append((a, b))

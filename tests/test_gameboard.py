@@ -15,6 +15,7 @@ from pdn.drawrules import DrawRules, QuietReset
 from pdn.fen import parse_fen
 from pdn.gameboard import Ending, Termination
 from pdn.notation import MoveForm, move_text
+from pdn.position import CORES, use_core
 from pdn.textboard import text_board
 from pdn.variants import get_variant
 
@@ -154,6 +155,59 @@ def test_moves_rule_counts_and_what_restarts_it() -> None:
             man.push(move)
             quiet.append(man.quiet)
         assert quiet == counts
+
+
+def state(board: Board) -> tuple[object, ...]:
+    """What push() records: the stack, the repetitions, the counts, the first draw."""
+    return (board._stack, board._history, board.position, board.quiet, board.draw, board.ply)
+
+
+@pytest.mark.parametrize("core_name", CORES)
+def test_push_written_records_what_push_records(core_name: str) -> None:
+    # the hand-counted shuffles above: a draw by repetition at ply 8 (seed) or 12 (official),
+    # by the moves rule at ply 4 (two moves each), the game going on after it
+    shuffles = [
+        ("english", "W:WK28:BK2", "seed", ["28-32", "2-7", "32-28", "7-2"] * 3, 8),
+        ("italian", "W:WK30:BK3", "official", ["30-26", "3-6", "26-30", "6-3"] * 4, 12),
+        ("english", "W:WK28:BK2", DrawRules("two", 2, QuietReset.CAPTURE_OR_PROMOTION, 3),
+         ["28-32", "2-7", "32-28", "7-2", "28-32"], 4),
+        ("english", "W:W25,K28:BK2", "official", ["28-32", "2-7", "25-21"], None),
+        ("english", "B:W18:B14", "seed", ["14x23"], None),
+    ]  # fmt: skip
+    previous = use_core(core_name)
+    try:
+        for name, fen, rules, moves, draw_ply in shuffles:
+            one, bulk = Board(name, fen, rules), Board(name, fen, rules)
+            for move in moves:
+                one.push(move)
+            squares = [move.replace("x", "-").split("-") for move in moves]
+            assert bulk.push_written(squares) == len(moves)
+            assert state(bulk) == state(one)
+            assert (bulk.draw.ply if bulk.draw else None) == draw_ply
+    finally:
+        use_core(previous.name)
+
+
+@pytest.mark.parametrize("core_name", CORES)
+def test_push_written_stops_where_push_would_fail(core_name: str) -> None:
+    previous = use_core(core_name)
+    try:
+        # 11-15 22-18 15x22, then 9-14 on White's turn: three played, the rest unread
+        board = Board("english")
+        moves = [("11", "15"), ("22", "18"), ("15", "22"), ("9", "14"), ("25", "18")]
+        assert board.push_written(moves) == 3
+        assert board.ply == 3
+        assert board.fen() == "W:W21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,22"
+        # a square the board does not have
+        assert Board("english").push_written([("11", "15"), ("11", "40")]) == 1
+        # other written forms go through push(): Russian short, a capture in full
+        russian, one = Board("russian"), Board("russian")
+        for move in ("cd4", "f6-e5", "d4xf6"):
+            one.push(move)
+        assert russian.push_written([["c", "d4"], ("f6", "e5"), ["d4", "f6"]]) == 3
+        assert state(russian) == state(one)
+    finally:
+        use_core(previous.name)
 
 
 def test_frisian_king_moves_at_most_three_times_in_a_row() -> None:

@@ -123,6 +123,42 @@ def test_games_agree_move_by_move(c_core: Core) -> None:
                 pos = same(c_core, lambda k, p=pos, m=move: k.play(p, m))
 
 
+def test_push_plain_agrees(c_core: Core) -> None:
+    """Random games written a-b, played by Board.push_written's loop on both cores: the same
+    records and the same stops (an a-b that fits several captures, a draw), from any ply on."""
+    for name in RULE_ROWS:
+        variant = get_variant(name)
+        g = geometry(variant)
+        pos = Position.start(variant)
+        written: list[tuple[str, str]] = []
+        before: list[Position] = []  # the position before each written move
+        for ply in range(150):
+            moves = c_core.generate(pos, Duplicates.DROP)
+            if not moves:
+                break
+            move = moves[(ply * 104729) % len(moves)]
+            written.append((g.label(move.start), g.label(move.end)))
+            before.append(pos)
+            pos = c_core.play(pos, move)
+        written.append((g.label(g.squares[0]),) * 2)  # never legal
+        before.append(pos)
+        for counts, ended in (((True, 3, 8), None), ((False, 2, 1000), "ended")):
+            i = 0
+            while i < len(written):
+                runs = []
+                for k in (c_core, PYTHON):
+                    stack: list[Any] = []
+                    history: dict[Any, int] = {before[i].hash_key(): 1}
+                    out = k.push_plain(
+                        before[i], written, i, g._names, stack, history, 0, ended, (0, 0), counts
+                    )
+                    runs.append((out, stack, history))
+                assert runs[0] == runs[1]
+                played, draw = runs[0][0][1], runs[0][0][3]
+                assert played > i or not draw
+                i = played if draw else played + 1  # past a move not played
+
+
 def test_large_boards_use_high_squares(c_core: Core) -> None:
     """Canadian squares lie past bit 128: the man on 13 (b10) takes 8 (c11), lands on the last
     row at 2 (d12), takes 9 (e11) backwards and ends on 15 (f10), still a man."""

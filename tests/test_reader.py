@@ -17,7 +17,7 @@ from lark import Token, Tree
 from conftest import corpus_dir, corpus_files
 from pdn import lines
 from pdn.game import Game, GameWarning, MoveNode, Outcome, SetupNode
-from pdn.reader import game_spans, read_file, read_games, read_string
+from pdn.reader import game_spans, plain_moves, read_file, read_games, read_string
 from pdn.tokens import grammar, token_re
 
 OK_FILES = [f for f in corpus_files() if f.expect == "ok"]
@@ -535,3 +535,38 @@ def test_an_unquoted_tag_joins_the_game_that_follows_it() -> None:
     [g] = read_string("[Round 17] [Empty]\n1. 32-28 *")
     assert g.round == "17" and g.raw == "[Round 17] [Empty]\n1. 32-28 *"
     assert g.warnings == [GameWarning(1, None, "pseudo-tag [Empty] skipped")]
+
+
+def test_plain_moves_are_the_main_lines_squares() -> None:
+    text = (
+        '[Event "a"]\n1. 32-28 19-23 2. 28x19 14x23 {a comment} 3. 33-29! 1923 1/2-1/2\n\n'
+        '[Event "b"]\n1. 11-15 (1. 9-13) 23-19 *\n\n'
+        '[Event "c"]\n1. 11-15 22-18 2. - 8-11 *\n\n'
+        '[Event "d"]\n1. 11-15 /FEN "B:W21:B1"/ 1-5 *\n\n'
+        '[Event "e"]\n1. cd4 fe5 2. d4xf6 g7xe5 *\n\n'
+        '[Event "f"]\n[Result "4-6"]\n1. 32-28 19-23 4-6\n'
+    )
+    games = read_string(text)
+    found = [plain_moves(g) for g in games]
+    assert found[0] == [("32", "28"), ("19", "23"), ("28", "19"), ("14", "23"), ["33", "29"],
+                        ["19", "23"]]  # fmt: skip
+    assert found[1:4] == [None, None, None]  # a variation, an unknown move, a setup
+    assert found[4] == [["c", "d4"], ["f", "e5"], ["d4", "f6"], ["g7", "e5"]]
+    assert found[5] == [("32", "28"), ("19", "23")]  # the Delft result 4-6 is not a move
+    for game, moves in zip(games, found, strict=True):
+        squares = [n.squares for n in game.mainline()]  # builds the tree: then None
+        assert moves is None or [list(m) for m in moves] == squares
+        assert plain_moves(game) is None
+
+
+@pytest.mark.slow
+def test_plain_moves_on_the_corpus() -> None:
+    corpus = corpus_dir()
+    plain = 0
+    for path in sorted(corpus.rglob("*.pdn")):
+        for game in read_games(path):
+            moves = plain_moves(game)
+            if moves is not None:
+                plain += 1
+                assert [list(m) for m in moves] == [n.squares for n in game.mainline()]
+    assert plain > 20_000
