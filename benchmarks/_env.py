@@ -34,6 +34,13 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - start, value
 
 
+def cpu_timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    """CPU seconds of this process taken by fn() (steady on a shared machine) and its value."""
+    start = time.process_time()
+    value = fn()
+    return time.process_time() - start, value
+
+
 def other_library(package: str, code: str, timeout: float = 900) -> dict[str, Any] | None:
     """Run *code* in a venv holding *package* from PyPI; it prints one JSON object.
 
