@@ -29,6 +29,7 @@ import sys
 from bisect import bisect_right
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
 from typing import BinaryIO, TextIO
@@ -347,7 +348,15 @@ _ELEMENT_RE = re.compile(_ELEMENT)
 _PLAIN_RUN = re.compile(
     r"\s*(?:(?:[1-9]\d?[-x][1-9]\d?(?![-xX:\d!?*(]| [-xX:])|\d+\s*\.(?:\s*\.\.)?|\.\.\.)\s*)*"
 )
-_PLAIN_MOVE = re.compile(r"([1-9]\d?)[-x]([1-9]\d?)")
+_PLAIN_MOVE = re.compile(r"[1-9]\d?[-x][1-9]\d?")
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain_squares(move: str) -> tuple[str, ...]:
+    """The squares of a move written as numbers joined by "-" or "x" ("32-28", "26x17x8")."""
+    return tuple(move.replace("x", "-").split("-"))
+
+
 # the same elements with one group, the move number: findall gives "" for each move
 _NUMBER_RE = re.compile(re.sub(r"\(\?P<(?!num>)\w+>", "(?:", _ELEMENT).replace("(?P<num>", "("))
 _RUSSIAN_SHORT = re.compile(r"[a-h][a-h][1-8]")
@@ -597,7 +606,7 @@ class _Reader:
             if kind in _RUNS:
                 token = m.group(kind)
                 n = _moves(kind, token)
-                level.append((RUN, token, pos))
+                level.append((kind, token, pos))
                 cur.movetext = True
                 if n:
                     cur.moved = cur.has_move = True
@@ -925,7 +934,7 @@ class _Loader:
     def _add(self, body: list[Node], items: list[Item]) -> None:
         """Append parse items to a movetext body (a variation at most MAX_DEPTH deep)."""
         for kind, token, pos in items:
-            if kind == RUN:
+            if kind in _RUNS:
                 self._add_run(body, str(token), pos)
             elif kind == VARIATION:
                 nodes: list[Node] = []
@@ -991,7 +1000,7 @@ class _Loader:
             append(node)
 
 
-_PLAIN_KINDS = frozenset((RUN, COMMENT, LINE_COMMENT, PAREN_COMMENT, NAG, JUNK))
+_PLAIN_KINDS = frozenset((PLAIN_RUN, RUN, COMMENT, LINE_COMMENT, PAREN_COMMENT, NAG, JUNK))
 
 
 def plain_moves(game: Game) -> list[Sequence[str]] | None:
@@ -1004,9 +1013,11 @@ def plain_moves(game: Game) -> list[Sequence[str]] | None:
         return None
     moves: list[Sequence[str]] = []
     for kind, token, _ in loader.items:
-        if kind == RUN:
+        if kind == PLAIN_RUN:  # words: move numbers ("12.") and moves ("32-28", "26x17x8")
+            moves += [_plain_squares(w) for w in str(token).split() if w[-1] != "."]
+        elif kind == RUN:
             if _PLAIN_RUN.fullmatch(str(token)):
-                moves += _PLAIN_MOVE.findall(str(token))
+                moves += map(_plain_squares, _PLAIN_MOVE.findall(str(token)))
                 continue
             for a, _, b, number, move, _ in _ELEMENT_RE.findall(str(token)):
                 if a:
@@ -1043,7 +1054,7 @@ def _result_as_last_move(game: Game, cur: _Building) -> bool:
     if not result or not cur.items:
         return False
     kind, last, _ = cur.items[-1]
-    if kind != RUN:
+    if kind not in _RUNS:
         return False
     moves = [m.group(0) for m in _ELEMENT_RE.finditer(str(last)) if not m.group("num")]
     if moves and moves[-1].replace(" ", "") == result.replace(" ", ""):

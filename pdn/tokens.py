@@ -2,7 +2,8 @@
 
 pdn.lark stays the one definition of PDN's tokens. Its terminals are joined here in the order
 Lark's own lexer tries them (priority, then width), behind the grammar's ignored whitespace, with
-one more alternative, ERROR, that takes any other character. One ``finditer`` over a game's text
+one more alternative, ERROR, that takes any other character; the pattern is written out below as
+TOKEN_PATTERN, and tests hold it to what Lark makes of pdn.lark. One ``finditer`` over a game's text
 then yields every token, as python-chess's MOVETEXT_REGEX does; the reader (pdn/reader.py) follows
 the grammar's only nesting, variations, with an explicit stack, so no input can exhaust Python's
 recursion. The LALR parser of the grammar (:func:`grammar`) is kept for the tests, which hold the
@@ -14,8 +15,10 @@ from __future__ import annotations
 import re
 from functools import cache
 from importlib.resources import files
+from typing import TYPE_CHECKING
 
-from lark import Lark
+if TYPE_CHECKING:
+    from lark import Lark
 
 # Token kinds, named as in pdn.lark (LPAR and RPAR are Lark's names for "(" and ")")
 TAGS = "TAGS"
@@ -41,13 +44,17 @@ def _grammar_text() -> str:
 @cache
 def grammar() -> Lark:
     """The LALR parser of pdn.lark with its contextual lexer (built once)."""
+    from lark import Lark
+
     return Lark(_grammar_text(), parser="lalr", lexer="contextual", maybe_placeholders=False)
 
 
-@cache
-def token_re() -> re.Pattern[str]:
-    """Whitespace, then one token, each alternative named for its terminal."""
-    lark = Lark(_grammar_text(), parser="lalr", lexer="basic")  # half the time to build
+def lark_token_pattern() -> str:
+    """Whitespace, then one token, each alternative named for its terminal: pdn.lark's terminals
+    in the order Lark's basic lexer tries them (TOKEN_PATTERN, as tests check)."""
+    from lark import Lark
+
+    lark = Lark(_grammar_text(), parser="lalr", lexer="basic")
     ignored = [t for t in lark.terminals if t.name in lark.ignore_tokens]
     kept = [t for t in lark.terminals if t.name not in lark.ignore_tokens]
     # the order of Lark's basic lexer: it takes the first alternative that matches
@@ -55,4 +62,42 @@ def token_re() -> re.Pattern[str]:
     space = "|".join(t.pattern.to_regexp() for t in ignored)
     tokens = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in kept)
     # atomic: the whitespace is never given back for ERROR to take
-    return re.compile(f"(?>(?:{space})?)(?:{tokens}|(?P<{ERROR}>.))")
+    return f"(?>(?:{space})?)(?:{tokens}|(?P<{ERROR}>.))"
+
+
+# lark_token_pattern() written out, so that reading does not build a Lark lexer first (0.09 s)
+TOKEN_PATTERN = (
+    "(?>(?:[ \t\x0c\r\n\xa0\ufeff]+)?)(?:(?P<PAREN_COMMENT>\\((?=[^(){}%;]*[A-Za"
+    "-z]{3})(?:[^(){}%;]|\\([^(){}%;]*\\))*\\))|(?P<RESULT>(?:1\\/2-1"
+    "\\/2|1\\/2:1\\/2|½-½|0\\.5-0\\.5|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|"
+    "0:0)(?![\\d\\/.:-]))|(?P<PLAIN_RUN>(?>(?:\\d++\\.|(?!1-1(?![\\d\\/"
+    ".:-]))[1-9]\\d?+(?:[-x][1-9]\\d?+)++)(?:[ \t\r\n]++(?:\\d++\\.|(?!1"
+    "-1(?![\\d\\/.:-]))[1-9]\\d?+(?:[-x][1-9]\\d?+)++))*+)(?![!?*(\\d."
+    "\\-xX:]|[ \t\r\n]*(?!(?:1\\/2-1\\/2|1\\/2:1\\/2|½-½|0\\.5-0\\.5|1-0|0-"
+    "1|2-0|0-2|1-1|0-0|1:0|0:1|0:0)(?![\\d\\/.:-]))[0-9a-lA-L.\\-xX:"
+    "]))|(?P<RUN>(?:(?:(?!0\\.5-)\\d+\\s*\\.(?:\\s*\\.\\.(?!\\.))?|\\.\\.\\."
+    ")|(?!(?:1\\/2-1\\/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1)(?![\\d\\/.:"
+    "-]))(?:[a-lA-L](?:1[0-2]|[1-9])(?:(?:[ \t]*[-xX:][ \t]*)?[a-lA"
+    "-L](?:1[0-2]|[1-9]))+|\\d{1,2}(?:[ \t]*[-xX:][ \t]*\\d{1,2})+|\\d"
+    "{4}(?![\\d.])|[a-h][a-h][1-8](?!\\d)|-(?=\\s|$))(?:[!?]+|\\([!?]"
+    "+\\)|\\*(?![ \t]*(?:$|\n|\\[)))?)(?:[ \t\r\n]*(?:(?:(?!0\\.5-)\\d+\\s*\\"
+    ".(?:\\s*\\.\\.(?!\\.))?|\\.\\.\\.)|(?!(?:1\\/2-1\\/2|1-0|0-1|2-0|0-2|"
+    "1-1|0-0|1:0|0:1)(?![\\d\\/.:-]))(?:[a-lA-L](?:1[0-2]|[1-9])(?:"
+    "(?:[ \t]*[-xX:][ \t]*)?[a-lA-L](?:1[0-2]|[1-9]))+|\\d{1,2}(?:[ "
+    "\t]*[-xX:][ \t]*\\d{1,2})+|\\d{4}(?![\\d.])|[a-h][a-h][1-8](?!\\d)"
+    "|-(?=\\s|$))(?:[!?]+|\\([!?]+\\)|\\*(?![ \t]*(?:$|\n|\\[)))?))*)|(?"
+    'P<TAGS>\\[[ \t]*[^\\s"\\[\\]]+(?:[ \t]+[^\\s"\\[\\]]+)*(?:[ \t]*(?:"(?'
+    ':\\\\.|[^"\\\\\n])*"|"[^"\\]\n]*|[^\\]"\n]*))?[ \t]*\\](?:[ \t\r\n]*\\[[ \t]'
+    '*[^\\s"\\[\\]]+(?:[ \t]+[^\\s"\\[\\]]+)*(?:[ \t]*(?:"(?:\\\\.|[^"\\\\\n])'
+    '*"|"[^"\\]\n]*|[^\\]"\n]*))?[ \t]*\\])*)|(?P<JUNK>\\\\[rn]|\\d+[A-Za-'
+    "z](?=\\s)|[A-Za-z][A-Za-z'’,.!?]{2,}|[\\[\\]]|[^\\s\\w{}()\\[\\]\"*$"
+    '%;\\/\\\\-]+)|(?P<SETUP>(?i:\\/\\s*FEN\\s*"[^"]*"\\s*\\/))|(?P<COMME'
+    "NT>\\{[^}]*\\})|(?P<LINE_COMMENT>[;%][^\n]*)|(?P<NAG>\\$\\d+)|(?P"
+    "<LPAR>\\()|(?P<RPAR>\\))|(?P<STAR>\\*)|(?P<ERROR>.))"
+)
+
+
+@cache
+def token_re() -> re.Pattern[str]:
+    """Whitespace, then one token, each alternative named for its terminal (TOKEN_PATTERN)."""
+    return re.compile(TOKEN_PATTERN)

@@ -18,7 +18,7 @@ from conftest import corpus_dir, corpus_files
 from pdn import lines
 from pdn.game import Game, GameWarning, MoveNode, Outcome, SetupNode
 from pdn.reader import game_spans, plain_moves, read_file, read_games, read_string
-from pdn.tokens import grammar, token_re
+from pdn.tokens import TOKEN_PATTERN, grammar, lark_token_pattern, token_re
 
 OK_FILES = [f for f in corpus_files() if f.expect == "ok"]
 ODD_FILES = [f for f in corpus_files() if f.expect == "odd"]
@@ -570,3 +570,7 @@ def test_plain_moves_on_the_corpus() -> None:
                 plain += 1
                 assert [list(m) for m in moves] == [n.squares for n in game.mainline()]
     assert plain > 20_000
+
+
+def test_the_token_pattern_is_what_lark_makes_of_the_grammar() -> None:
+    assert lark_token_pattern() == TOKEN_PATTERN
