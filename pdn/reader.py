@@ -934,7 +934,9 @@ class _Loader:
     def _add(self, body: list[Node], items: list[Item]) -> None:
         """Append parse items to a movetext body (a variation at most MAX_DEPTH deep)."""
         for kind, token, pos in items:
-            if kind in _RUNS:
+            if kind == PLAIN_RUN:
+                self._add_plain_run(body, str(token), pos)
+            elif kind == RUN:
                 self._add_run(body, str(token), pos)
             elif kind == VARIATION:
                 nodes: list[Node] = []
@@ -999,7 +1001,38 @@ class _Loader:
                     node.comments_before.insert(0, body.pop().text)  # type: ignore[union-attr]
             append(node)
 
+    def _add_plain_run(self, body: list[Node], value: str, pos: int) -> None:
+        """_add_run() of a PLAIN_RUN token, whose words are move numbers ("12.") and moves
+        written as numbers joined by "-" or "x": each move as the fast path there builds it."""
+        line, column = self.text.where(pos)
+        line_start = 1 - column  # index where the token's first line starts
+        scanned = 0
+        append = body.append
+        for m in _WORD.finditer(value):
+            word = m.group()
+            if word[-1] == ".":
+                continue
+            k = m.start()
+            nl = value.rfind("\n", scanned, k)
+            if nl >= 0:
+                line += value.count("\n", scanned, k)
+                line_start = nl + 1
+            scanned = k
+            node = MoveNode(
+                word,
+                list(_plain_squares(word)),
+                "x" in word,
+                raw=word,
+                line=line,
+                column=k - line_start + 1,
+            )
+            if body and isinstance(body[-1], CommentNode):
+                while body and isinstance(body[-1], CommentNode):  # comments waiting for it
+                    node.comments_before.insert(0, body.pop().text)  # type: ignore[union-attr]
+            append(node)
 
+
+_WORD = re.compile(r"\S+")
 _PLAIN_KINDS = frozenset((PLAIN_RUN, RUN, COMMENT, LINE_COMMENT, PAREN_COMMENT, NAG, JUNK))
 
 
