@@ -574,3 +574,16 @@ def test_plain_moves_on_the_corpus() -> None:
 
 def test_the_token_pattern_is_what_lark_makes_of_the_grammar() -> None:
     assert lark_token_pattern() == TOKEN_PATTERN
+
+
+def test_moves_of_a_plain_run_are_located() -> None:
+    # a run of numbers and moves joined by - or x, over two lines, after a comment
+    [game] = read_string('[Event "a"]\n{start} 1. 32-28 19-23\n2. 28x19 14x23x32 *')
+    found = [(n.text, n.squares, n.capture, n.line, n.column) for n in game.mainline()]
+    assert found == [
+        ("32-28", ["32", "28"], False, 2, 12),
+        ("19-23", ["19", "23"], False, 2, 18),
+        ("28x19", ["28", "19"], True, 3, 4),
+        ("14x23x32", ["14", "23", "32"], True, 3, 10),
+    ]
+    assert game.mainline()[0].comments_before == ["start"]
