@@ -1330,14 +1330,19 @@ static PyObject *k_push_plain(PyObject *self, PyObject *const *args, Py_ssize_t 
             break;
         }
         for (int f = 0; f < 5; f++) PyTuple_SET_ITEM(key, f, field(after, f));
-        PyObject *entry = Py_BuildValue("(OOlOOO)", move, pos, quiet, runs, ended, key);
+        PyObject *quiet_before = PyLong_FromLong(quiet);
+        PyObject *entry = quiet_before ? PyTuple_Pack(6, move, pos, quiet_before, runs, ended, key)
+                                       : NULL;
+        Py_XDECREF(quiet_before);
         Py_DECREF(move);
         int reset = bb_any(m->capmask) || m->crowns || (man_resets && bb_test(&p.men[p.turn], m->from));
         quiet = reset ? 0 : quiet + 1;
-        PyObject *old = entry ? PyDict_GetItemWithError(history, key) : NULL;
+        Py_hash_t hash = entry ? PyObject_Hash(key) : -1; /* a tuple's hash is not kept: once */
+        PyObject *old = hash != -1 ? _PyDict_GetItem_KnownHash(history, key, hash) : NULL;
         long seen = old ? PyLong_AsLong(old) + 1 : 1;
-        PyObject *count = entry && !PyErr_Occurred() ? PyLong_FromLong(seen) : NULL;
-        int err = !count || PyList_Append(stack, entry) < 0 || PyDict_SetItem(history, key, count) < 0;
+        PyObject *count = hash != -1 && !PyErr_Occurred() ? PyLong_FromLong(seen) : NULL;
+        int err = !count || PyList_Append(stack, entry) < 0 ||
+                  _PyDict_SetItem_KnownHash(history, key, count, hash) < 0;
         Py_XDECREF(entry);
         Py_XDECREF(count);
         Py_DECREF(key);
