@@ -1,6 +1,7 @@
 """Validation speed: games per second on the OCA archive and on International games, on one
 worker and on two (and on the OCA archive with every candidate variant replayed), next to
-py-draughts' ``Board.from_pdn`` on the same International games.
+py-draughts' ``Board.from_pdn`` on the same International games (CPU time of each, in one run;
+the OCA rows are wall time, as workers run in other processes).
 
 Usage: python benchmarks/validate.py
 """
@@ -11,7 +12,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from _env import CORPUS, corpus_file, other_library, timed
+from _env import CORPUS, corpus_file, cpu_timed, other_library, timed
 from pdn.reader import read_games, read_string
 from pdn.replay import replay_game
 from pdn.validate import validate_file, validate_paths
@@ -21,7 +22,7 @@ THEIRS = """
 import json, time
 from draughts import StandardBoard
 texts = json.load(open({path!r}, encoding="utf-8"))
-t = time.perf_counter()
+t = time.process_time()
 ok = 0
 for text in texts:
     try:
@@ -29,7 +30,7 @@ for text in texts:
         ok += 1
     except Exception:
         pass
-print(json.dumps({{"seconds": time.perf_counter() - t, "games": ok}}))
+print(json.dumps({{"seconds": time.process_time() - t, "games": ok}}))
 """
 
 
@@ -64,11 +65,11 @@ def main() -> None:
     (tmp / "pdn-bench-international.json").write_text(json.dumps(texts), encoding="utf-8")
     archive = tmp / "pdn-bench-international.pdn"
     archive.write_text("\n\n".join(texts), encoding="utf-8")
-    print(f"the same {len(texts)} International games (valid, no setup), read and replayed:")
-    seconds, _ = timed(lambda: validate_file(archive, "international"))
+    print(f"the same {len(texts)} International games (valid, no setup), read and replayed (CPU):")
+    seconds, _ = cpu_timed(lambda: validate_file(archive, "international"))
     print(f"  pdn validate (one file)       {seconds:6.2f} s {len(texts) / seconds:8,.0f} games/s")
     ours = seconds
-    seconds, _ = timed(lambda: [replay_game(read_string(t)[0]) for t in texts])
+    seconds, _ = cpu_timed(lambda: [replay_game(read_string(t)[0]) for t in texts])
     print(f"  pdn, one text at a time       {seconds:6.2f} s {len(texts) / seconds:8,.0f} games/s")
     theirs = other_library(
         "py-draughts", THEIRS.format(path=str(tmp / "pdn-bench-international.json"))
