@@ -24,8 +24,9 @@ from sqlalchemy import create_engine, insert, text
 
 from _env import HERE, corpus_file, timed
 from pdn.cluster import connect
+from pdn.db.connection import open_database
 from pdn.db.schema import SourceFile
-from pdn.db.store import Record, import_paths, open_database, span_records, write_batch
+from pdn.db.store import Record, import_paths, span_records, write_batch
 from pdn.parallel import file_tasks
 from pdn.pipeline import Options
 from pdn.validate import validate_paths

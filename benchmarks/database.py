@@ -16,9 +16,10 @@ from pathlib import Path
 from sqlalchemy import func, select, text
 
 from _env import corpus_file, timed
+from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
 from pdn.db.schema import GameRow
-from pdn.db.store import import_paths, open_database
+from pdn.db.store import import_paths
 
 TARGET = 200_000
 

@@ -27,9 +27,10 @@ from database import grow
 from sqlalchemy import func, select
 
 from _env import corpus_file, timed
+from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter
 from pdn.db.schema import GameRow
-from pdn.db.store import import_paths, open_database
+from pdn.db.store import import_paths
 from pdn.fen import to_fen
 from pdn.position import Position
 from pdn.reader import make_move

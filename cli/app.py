@@ -46,6 +46,7 @@ COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
     "import": Lazy("pdn.cli.database:import_command", "Replay and store every game."),
     "query": Lazy("pdn.cli.database:query", "The stored games that match."),
     "explore": Lazy("pdn.cli.database:explore", "The moves played from a position."),
+    "duplicates": Lazy("pdn.cli.database:duplicates", "Games stored or read more than once."),
     "stats": {
         "openings": Lazy("pdn.cli.database:stats_openings", "Openings and how they score."),
         "draws": Lazy("pdn.cli.database:stats_draws", "Draw rates and how draws came about."),

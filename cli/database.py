@@ -1,15 +1,17 @@
-"""Commands over a game database: import, query, explore, statistics, report."""
+"""Commands over a game database: import, query, explore, statistics, duplicates, report."""
 
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import pandas as pd
 import typer
 from sqlalchemy import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from pdn.cli.common import (
     CandidatesOpt,
@@ -33,8 +35,19 @@ from pdn.cli.common import (
     pipeline_run,
     print_table,
     say,
+    variant_named,
 )
 from pdn.cli.output import Format, written, written_path
+from pdn.db.connection import (
+    DEFAULT_DB,
+    REBUILD,
+    DatabaseRefused,
+    DatabaseUnavailable,
+    damage,
+    masked,
+    open_database,
+)
+from pdn.db.duplicates import database_duplicates, file_duplicates
 from pdn.db.questions import (
     DRAW_GROUPS,
     GameFilter,
@@ -46,16 +59,55 @@ from pdn.db.questions import (
 )
 from pdn.db.questions import explore as explore_position
 from pdn.db.report import html_report
-from pdn.db.store import DEFAULT_DB, DatabaseRefused, import_paths, open_database
+from pdn.db.store import import_paths
 from pdn.fen import FenError
+from pdn.identity import Same
 from pdn.variants import UnknownVariantError
 
+ResultOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="white, black, draw or unknown (no result): by colour, for the side that moves "
+        "first in each game's variant (in English 1-0 is a Black win); first or second (the "
+        "player who moves first, or the other, won); or a result as written (1-0).",
+    ),
+]
+TopOpt = Annotated[int | None, typer.Option("--top", help="Only the N rows with most games.")]
 
-def _engine(db: str, create: bool = False) -> Engine:
+
+def _open(db: str, create: bool = False) -> Engine:
+    """The database, made if *create*, else opened read-only; one line and exit 2 (refused) or
+    1 (unavailable) when it cannot be used."""
     try:
-        return open_database(db, create=create)
+        return open_database(db, create=create, readonly=not create)
+    except DatabaseUnavailable as exc:
+        fail(str(exc), 1)
     except DatabaseRefused as exc:
         fail(str(exc))
+
+
+def _reason(exc: BaseException, db: str) -> str:
+    """The first line of what the database said (never the statement or its values)."""
+    if isinstance(exc, pd.errors.DatabaseError) and exc.__cause__ is not None:
+        exc = exc.__cause__  # pandas wraps the database's error
+    orig = exc.orig if isinstance(exc, DBAPIError) else exc
+    lines = str(orig).strip().splitlines()
+    return masked(lines[0] if lines else type(orig).__name__, db)
+
+
+@contextmanager
+def _asking(db: str, engine: Engine) -> Iterator[None]:
+    """Questions to the database: a user's mistake is one line and exit 2; a database error
+    one line (saying so when the file is damaged) and exit 1."""
+    try:
+        yield
+    except (QuestionError, UnknownVariantError, FenError) as exc:
+        fail(str(exc))
+    except (SQLAlchemyError, pd.errors.DatabaseError) as exc:
+        found = damage(engine)
+        if found:
+            fail(f"{masked(db)}: the database file is damaged ({found}); {REBUILD}", 1)
+        fail(f"{masked(db)}: {_reason(exc, db)}", 1)
 
 
 def _emit(frame: pd.DataFrame, fmt: FrameFormat | None, output: Path | None, title: str) -> None:
@@ -87,43 +139,49 @@ def import_command(
     candidates: CandidatesOpt = False,
     max_game_size: MaxSizeOpt = None,
 ) -> None:
-    """Replay and store every game (invalid ones too); re-importing adds nothing; resumable.
-    Into PostgreSQL, several workers (--workers, --cluster) write their games themselves."""
+    """Replay and store every game (invalid ones too); a copy of a stored game is noted, not
+    stored again; re-importing adds nothing; resumable. Into PostgreSQL, several workers
+    (--workers, --cluster) write their games themselves."""
     check_inputs(paths)
-    engine = _engine(db, create=True)
+    engine = _open(db, create=True)
     try:
         with pipeline_run("importing", paths, variant, workers, cluster) as run:
             stats = import_paths(engine, run.files, variant, rules, run.runner, run.progress,
                                  candidates=candidates, on_problem=run.problem)  # fmt: skip
     except (OSError, SQLAlchemyError) as exc:  # games written so far stay; a re-run finishes
-        fail(f"import stopped: {exc}; run it again to finish it", 1)
+        fail(f"import stopped: {_reason(exc, db)}; run it again to finish it", 1)
+    for warning in stats.warnings:
+        say(warning, err=True)
     rows = [
         ("files imported", stats.files),
         ("files already imported", stats.skipped_files),
         ("games read", stats.games),
         ("games added", stats.added),
-        ("duplicates", stats.duplicates),
+        ("copies of stored games (not stored again)", stats.copies),
         ("already imported (resumed)", stats.already),
+        ("same moves as another game (each stored)", stats.same_moves),
         ("invalid", stats.invalid),
         ("syntax errors", stats.syntax_errors),
     ]
     if candidates:
         rows.append(("fit other variants too", stats.also_fit))
-    print_table(["import", "games"], rows, title=f"Imported into {db}")
+    print_table(["import", "games"], rows, title=f"Imported into {masked(db)}")
     raise typer.Exit(1 if run.problems else 0)
 
 
 def query(
     db: DbOpt = DEFAULT_DB,
-    white: Annotated[str | None, typer.Option(help="White player contains.")] = None,
-    black: Annotated[str | None, typer.Option(help="Black player contains.")] = None,
+    white: Annotated[
+        str | None, typer.Option(help="White player contains (* for a pattern).")
+    ] = None,
+    black: Annotated[
+        str | None, typer.Option(help="Black player contains (* for a pattern).")
+    ] = None,
     player: Annotated[str | None, typer.Option(help="Either player contains.")] = None,
     event: Annotated[str | None, typer.Option(help="Event contains.")] = None,
     site: Annotated[str | None, typer.Option(help="Site contains.")] = None,
     variant: Annotated[str | None, typer.Option("--variant", "-v", help="Variant.")] = None,
-    result: Annotated[
-        str | None, typer.Option(help="Result as written (1-0) or first, second, draw.")
-    ] = None,
+    result: ResultOpt = None,
     date_from: Annotated[int | None, typer.Option(help="From this year.")] = None,
     date_to: Annotated[int | None, typer.Option(help="Up to this year.")] = None,
     moves: Annotated[
@@ -131,6 +189,10 @@ def query(
         typer.Option(help='Games reaching the position after these moves ("32-28 19-23").'),
     ] = None,
     fen: Annotated[str | None, typer.Option(help="Games reaching this position.")] = None,
+    distinct_moves: Annotated[
+        bool,
+        typer.Option("--distinct-moves", help="Of games with the same moves, only the first."),
+    ] = False,
     limit: Annotated[int, typer.Option(help="At most this many games (0: all).")] = 100,
     fmt: Annotated[
         QueryFormat | None,
@@ -138,18 +200,20 @@ def query(
     ] = None,
     output: OutputOpt = None,
 ) -> None:
-    """The games that match; --format pdn exports them as a PDN archive, exactly as read."""
+    """The games that match; --format pdn exports them as a PDN archive, exactly as read. Text
+    filters match any part of the value, case aside, every character as typed; with * the value
+    must match the whole pattern (--white "Wyl*": White starts with Wyl)."""
     if output:
         check_output(output)
-    engine = _engine(db)
-    where = GameFilter(white, black, player, event, site, variant, result, date_from, date_to,
-                       moves, fen)  # fmt: skip
-    try:
+    engine = _open(db)
+    where = GameFilter(white=white, black=black, player=player, event=event, site=site,
+                       variant=variant, result=result, date_from=date_from, date_to=date_to,
+                       moves=moves, fen=fen, distinct_moves=distinct_moves)  # fmt: skip
+    with _asking(db, engine):
         frame = find_games(engine, where, limit or None)
-    except (QuestionError, UnknownVariantError, FenError) as exc:
-        fail(str(exc))
-    if fmt is QueryFormat.PDN:
-        texts = game_texts(engine, [int(i) for i in frame["id"]])
+        pdn = fmt is QueryFormat.PDN
+        texts = game_texts(engine, [int(i) for i in frame["id"]]) if pdn else []
+    if pdn:
         with written(output) as sink:
             sink.write("\n\n".join(t.strip() for t in texts) + ("\n" if texts else ""))
         if not texts:
@@ -165,15 +229,16 @@ def explore(
     db: DbOpt = DEFAULT_DB,
     moves: Annotated[str | None, typer.Option(help='Moves from the start ("32-28 19-23").')] = None,
     fen: FenOpt = None,
+    result: ResultOpt = None,
+    top: TopOpt = None,
     fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:
-    """The moves played from a position, with games, wins, draws and score (transpositions too)."""
-    engine = _engine(db)
-    try:
-        frame = explore_position(engine, variant, moves, fen)
-    except (QuestionError, UnknownVariantError, FenError) as exc:
-        fail(str(exc))
+    """The moves played from a position (transpositions too): games, White wins, draws, Black
+    wins, no result; White's score and the draw rate over the games with a result."""
+    engine = _open(db)
+    with _asking(db, engine):
+        frame = explore_position(engine, variant, moves, fen, result, top)
     _emit(frame, fmt, output, "moves played")
 
 
@@ -187,31 +252,72 @@ def stats_openings(
     ballots: Annotated[
         bool, typer.Option("--ballots", help="English: by three-move ballot.")
     ] = False,
+    result: ResultOpt = None,
+    top: TopOpt = None,
     fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:
-    """Openings with games, first-player wins, draws, second-player wins, score and draw rate."""
-    engine = _engine(db)
-    try:
-        frame = opening_stats(engine, variant, plies, min_games, ballots)
-    except (QuestionError, UnknownVariantError) as exc:
-        fail(str(exc))
+    """Openings: games, White wins, draws, Black wins, no result; White's score and the draw
+    rate over the games with a result."""
+    engine = _open(db)
+    with _asking(db, engine):
+        frame = opening_stats(engine, variant, plies, min_games, ballots, result, top)
     _emit(frame, fmt, output, "openings")
 
 
 def stats_draws(
     db: DbOpt = DEFAULT_DB,
     by: Annotated[str, typer.Option(help=f"Group by: {', '.join(DRAW_GROUPS)}.")] = "variant",
+    result: ResultOpt = None,
+    top: TopOpt = None,
     fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:
-    """Draw rates and how the draws came about: moves rule, repetition, agreement."""
-    engine = _engine(db)
-    try:
-        frame = draw_stats(engine, by)
-    except QuestionError as exc:
-        fail(str(exc))
+    """Draw rates (over the games with a result) and how the draws came about: moves rule,
+    repetition, agreement."""
+    engine = _open(db)
+    with _asking(db, engine):
+        frame = draw_stats(engine, by, result, top)
     _emit(frame, fmt, output, f"draws by {by}")
+
+
+def _is_database(sources: list[str]) -> bool:
+    first = sources[0]
+    return len(sources) == 1 and ("://" in first or first.endswith((".db", ".sqlite")))
+
+
+def duplicates(
+    sources: Annotated[
+        list[str], typer.Argument(help="A database (file.db or URL), or PDN files and folders.")
+    ],
+    by: Annotated[
+        Same,
+        typer.Option(
+            help="copies: the same game (headers, variant, start, moves) read more than once; "
+            "moves: games with the same moves, whatever their headers (copies among them)."
+        ),
+    ] = Same.COPIES,
+    variant: GameVariantOpt = None,
+    fmt: FrameFormatOpt = None,
+    output: OutputOpt = None,
+) -> None:
+    """Groups of duplicates, each game named by file, index and line: in a database, or in
+    files (every game replayed)."""
+    if _is_database(sources):
+        engine = _open(sources[0])
+        with _asking(sources[0], engine):
+            frame = database_duplicates(engine, by)
+    else:
+        check_inputs([Path(s) for s in sources])
+        if variant:
+            variant_named(variant)
+        try:
+            frame = file_duplicates([Path(s) for s in sources], by, variant)
+        except OSError as exc:
+            fail(str(exc), 1)
+    _emit(frame, fmt, output, f"duplicates by {by.value}")
+    groups = int(frame["group"].max()) if len(frame) else 0
+    say(f"{groups} groups, {len(frame)} games", err=True)
 
 
 def report(
@@ -220,24 +326,25 @@ def report(
     ],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file.")],
 ) -> None:
-    """One self-contained HTML page about an archive: counts, draw rates, openings, a diagram."""
+    """One self-contained HTML page about an archive: counts, results and draw rates, openings,
+    a diagram."""
     check_output(output)
-    first = sources[0]
-    if len(sources) == 1 and ("://" in first or first.endswith((".db", ".sqlite"))):
-        engine = _engine(first)
-        title = f"Archive report: {first}"
-        _write_report(engine, title, output)
+    if _is_database(sources):
+        engine = _open(sources[0])
+        _write_report(engine, sources[0], f"Archive report: {masked(sources[0])}", output)
         return
     with tempfile.TemporaryDirectory() as tmp:
         check_inputs([Path(s) for s in sources])
-        engine = _engine(str(Path(tmp) / "report.db"), create=True)
+        db = str(Path(tmp) / "report.db")
+        engine = _open(db, create=True)
         import_paths(engine, [Path(s) for s in sources])
-        _write_report(engine, f"Archive report: {', '.join(sources)}", output)
+        _write_report(engine, db, f"Archive report: {', '.join(sources)}", output)
         engine.dispose()
 
 
-def _write_report(engine: Engine, title: str, output: Path) -> None:
-    page = html_report(engine, title)
+def _write_report(engine: Engine, db: str, title: str, output: Path) -> None:
+    with _asking(db, engine):
+        page = html_report(engine, title)
     with written(output) as sink:
         sink.write(page)
     say(f"wrote {output}", err=True)

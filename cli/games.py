@@ -36,6 +36,7 @@ from pdn.convert import (
     Target,
     convert_paths,
 )
+from pdn.identity import Same
 from pdn.validate import Summary, validate_paths
 from pdn.variants import Notation
 
@@ -153,24 +154,36 @@ def convert(
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,
+    drop_duplicates: Annotated[
+        Same | None,
+        typer.Option(
+            help="copies: leave out a game read before (same headers, variant, start, moves); "
+            "moves: leave out a game whose moves were read before."
+        ),
+    ] = None,
 ) -> None:
     """Replay each game and write it normalised; a game that does not replay is kept as read."""
     if output:
         check_output(output)
     style = Style(squares, captures, separator, result_style, gametype)
-    kept = 0
+    kept = dropped = 0
     newline = "" if to is Target.CSV else None
     with (
         pipeline_run("converting", paths, variant, workers, cluster) as run,
         written(output, newline) as sink,
     ):
         pieces = convert_paths(run.files, to, style, variant, rules, run.runner, run.progress,
-                               run.problem)  # fmt: skip
+                               run.problem, drop_duplicates)  # fmt: skip
         for piece, warning in pieces:
-            sink.write(piece)
+            if piece is None:
+                dropped += 1
+            else:
+                sink.write(piece)
+                kept += warning is not None
             if warning:
-                kept += 1
                 say(warning, err=True)
     if kept:
         say(f"{kept} games kept as written", err=True)
+    if dropped:
+        say(f"{dropped} duplicates dropped", err=True)
     raise typer.Exit(1 if run.problems else 0)

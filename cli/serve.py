@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from pdn.cli.common import check_inputs, fail, say
-from pdn.db.store import DEFAULT_DB, DatabaseRefused, import_paths, open_database
+from pdn.db.connection import DEFAULT_DB, DatabaseRefused, open_database
+from pdn.db.store import import_paths
 from pdn.files import MissingPathError, pdn_files
 
 

@@ -1,6 +1,10 @@
 """Questions asked of the database, each answered as a pandas DataFrame.
 
 Every user value reaches SQL as a bound parameter; grouping and counting run in the database.
+Every statistics table counts games by result in the words of the board (White wins, draws,
+Black wins, whatever side moves first in the variant) and games without a known result in a
+column of their own; :func:`scores` adds White's score and the draw rate, both over the games
+with a known result, to every one of them.
 """
 
 from __future__ import annotations
@@ -53,9 +57,14 @@ def position_digest(variant: str, moves: str | None = None, fen: str | None = No
     return pos.digest()
 
 
+RESULT_WORDS = ("white", "black", "draw", "unknown", "first", "second")
+
+
 @dataclass(frozen=True, slots=True)
 class GameFilter:
-    """What `pdn query` selects games by (every field optional)."""
+    """What `pdn query` selects games by (every field optional). Text fields match any part of
+    the value, case aside, taken literally; with ``*`` the text is a pattern for the whole value
+    (``*`` any run of characters)."""
 
     white: str | None = None
     black: str | None = None
@@ -63,35 +72,52 @@ class GameFilter:
     event: str | None = None
     site: str | None = None
     variant: str | None = None
-    result: str | None = None  # as written (1-0) or by meaning (first, second, draw)
+    result: str | None = None  # white, black, draw, unknown, first, second, or as written
     date_from: int | None = None  # years
     date_to: int | None = None
     moves: str | None = None  # games that reach the position after these moves
     fen: str | None = None  # games that reach this position
     valid: bool | None = None  # only the valid (True) or the invalid (False) games
+    distinct_moves: bool = False  # of games with the same moves, only the first
 
 
-def _like(column: SQLCoreOperations[str | None], text: str) -> ColumnElement[bool]:
-    """Case-insensitive "contains", with the text as a bound parameter."""
-    return func.lower(column).like(f"%{text.lower()}%")
+def _matches(column: SQLCoreOperations[str | None], text: str) -> ColumnElement[bool]:
+    """Case-insensitive: *text* anywhere in the value, every character literal (``%`` and
+    ``_`` too); with ``*``, a pattern the whole value must match, ``*`` any run of characters."""
+    low = func.lower(column)
+    if "*" not in text:
+        return low.contains(text.lower(), autoescape=True)
+    pattern = text.lower().replace("/", "//").replace("%", "/%").replace("_", "/_")
+    return low.like(pattern.replace("*", "%"), escape="/")
+
+
+def result_condition(result: str) -> ColumnElement[bool]:
+    """Games with *result*: white, black or draw (read for the side that moves first in each
+    game's variant: in English 1-0 is a Black win), unknown (no result), first or second (the
+    player who moves first in the variant, or the other, won), or a result as written."""
+    word = result.strip().lower()
+    if word in ("first", "second"):
+        return GameRow.outcome == word
+    if word in RESULT_WORDS:
+        return GameRow.winner == word
+    return GameRow.result == result.strip()
 
 
 def _conditions(f: GameFilter, paged: bool = False) -> list[ColumnElement[bool]]:
     """The conditions of *f*; *paged*: written for reading a page of games in import order."""
     cond = []
     if f.white:
-        cond.append(_like(GameRow.white, f.white))
+        cond.append(_matches(GameRow.white, f.white))
     if f.black:
-        cond.append(_like(GameRow.black, f.black))
+        cond.append(_matches(GameRow.black, f.black))
     if f.player:
-        cond.append(or_(_like(GameRow.white, f.player), _like(GameRow.black, f.player)))
+        cond.append(or_(_matches(GameRow.white, f.player), _matches(GameRow.black, f.player)))
     if f.event:
-        cond.append(_like(GameRow.event, f.event))
+        cond.append(_matches(GameRow.event, f.event))
     if f.site:
-        cond.append(_like(GameRow.site, f.site))
+        cond.append(_matches(GameRow.site, f.site))
     if f.result:
-        meaning = {"first": "first", "second": "second", "draw": "draw"}.get(f.result.lower())
-        cond.append(GameRow.outcome == meaning if meaning else GameRow.result == f.result)
+        cond.append(result_condition(f.result))
     if f.date_from is not None:
         cond.append(GameRow.year >= f.date_from)
     if f.date_to is not None:
@@ -113,6 +139,12 @@ def _conditions(f: GameFilter, paged: bool = False) -> list[ColumnElement[bool]]
         cond.append((GameRow.id + 0 if paged else GameRow.id).in_(reached))
     elif f.variant:
         cond.append(GameRow.variant == get_variant(f.variant).name)
+    if f.distinct_moves:  # the first game of each set with the same moves, among those chosen
+        rank = func.row_number().over(partition_by=GameRow.moves_hash, order_by=GameRow.place)
+        chosen = select(GameRow.id, GameRow.moves_hash, rank.label("rank"))
+        ranked = chosen.where(and_(True, *cond)).subquery()
+        firsts = select(ranked.c.id).where(or_(ranked.c.moves_hash.is_(None), ranked.c.rank == 1))
+        cond = [GameRow.id.in_(firsts)]
     return cond
 
 
@@ -123,12 +155,14 @@ def _game_columns() -> Select[*tuple[Any, ...]]:
             GameRow.id,
             SourceFile.path.label("file"),
             GameRow.file_index.label("index"),
+            GameRow.line,
             GameRow.white,
             GameRow.black,
             GameRow.event,
             GameRow.site,
             GameRow.date,
             GameRow.result,
+            GameRow.winner,
             GameRow.variant,
             GameRow.plies,
             GameRow.valid,
@@ -162,52 +196,77 @@ def count_games(engine: Engine, where: GameFilter) -> int:
 
 
 def game_texts(engine: Engine, ids: list[int]) -> list[str]:
-    """The games' PDN text exactly as read, in the order of *ids*."""
+    """The games' PDN text as read (their first copy), in the order of *ids*."""
     with engine.connect() as conn:
         rows = dict(conn.execute(select(GameRow.id, GameRow.pdn).where(GameRow.id.in_(ids))).all())
     return [rows[i] for i in ids if i in rows]
 
 
-_SCORE_COLUMNS = ["games", "first_wins", "draws", "second_wins", "score", "draw_rate"]
+# -- statistics --------------------------------------------------------------------------------
+
+COUNTS = ["games", "white_wins", "draws", "black_wins", "no_result"]
+SCORES = [*COUNTS, "white_score", "draw_rate"]
+DRAW_KINDS = ["by_moves_rule", "by_repetition", "by_agreement"]
 
 
-def _outcomes(game: SQLCoreOperations[int], outcome: SQLCoreOperations[str]) -> list[Label[int]]:
-    """Columns games, first_wins, draws and second_wins counted in a group."""
+def _counts(game: SQLCoreOperations[Any], winner: SQLCoreOperations[str]) -> list[Label[int]]:
+    """Columns games, white_wins, draws, black_wins and no_result counted in a group."""
     return [
         func.count(game).label("games"),
-        func.count(case((outcome == "first", game))).label("first_wins"),
-        func.count(case((outcome == "draw", game))).label("draws"),
-        func.count(case((outcome == "second", game))).label("second_wins"),
+        func.count(case((winner == "white", game))).label("white_wins"),
+        func.count(case((winner == "draw", game))).label("draws"),
+        func.count(case((winner == "black", game))).label("black_wins"),
+        func.count(case((winner == "unknown", game))).label("no_result"),
     ]
 
 
-def _scores(frame: pd.DataFrame, key: str) -> pd.DataFrame:
-    """Score (first player, %) and draw rate added to counted groups, most games first."""
-    decided = frame["first_wins"] + frame["draws"] + frame["second_wins"]
-    frame["score"] = (100 * (frame["first_wins"] + frame["draws"] / 2) / decided).round(1)
-    frame["draw_rate"] = (100 * frame["draws"] / decided).round(1)
-    frame = frame.sort_values(["games", key], ascending=[False, True])
-    return frame.reset_index(drop=True)
+def scores(frame: pd.DataFrame) -> pd.DataFrame:
+    """White's score (wins and half the draws) and the draw rate, in percent to one decimal,
+    added to counted groups: both over the games with a known result, games without one apart
+    (empty when no game of a group has a result). Every statistics table is made by this."""
+    known = (frame["games"] - frame["no_result"]).where(lambda n: n > 0)
+    frame["white_score"] = (100 * (frame["white_wins"] + frame["draws"] / 2) / known).round(1)
+    frame["draw_rate"] = (100 * frame["draws"] / known).round(1)
+    return frame
+
+
+def _top(frame: pd.DataFrame, keys: list[str], top: int | None) -> pd.DataFrame:
+    """Most games first (then by *keys*), at most *top* rows."""
+    if top is not None and top < 1:
+        raise QuestionError(f"--top must be 1 or more, not {top}")
+    frame = frame.sort_values(["games", *keys], ascending=[False] + [True] * len(keys))
+    return frame.head(top).reset_index(drop=True) if top else frame.reset_index(drop=True)
+
+
+def _result_where(query: Select[*tuple[Any, ...]], result: str | None) -> Select[*tuple[Any, ...]]:
+    return query.where(result_condition(result)) if result else query
 
 
 def explore(
-    engine: Engine, variant: str, moves: str | None = None, fen: str | None = None
+    engine: Engine,
+    variant: str,
+    moves: str | None = None,
+    fen: str | None = None,
+    result: str | None = None,
+    top: int | None = None,
 ) -> pd.DataFrame:
-    """The moves played from a position across the database, transpositions included."""
+    """The moves played from a position across the database, transpositions included, each
+    game counted once per move."""
     h = position_digest(variant, moves, fen)
     played = (  # each game once per move: a game may pass a position twice
-        select(PlyRow.move, PlyRow.game_id, GameRow.outcome)
-        .join(GameRow, GameRow.id == PlyRow.game_id)
-        .where(PlyRow.before == h)
+        _result_where(
+            select(PlyRow.move, PlyRow.game_id, GameRow.winner)
+            .join(GameRow, GameRow.id == PlyRow.game_id)
+            .where(PlyRow.before == h),
+            result,
+        )
         .distinct()
         .subquery()
     )
-    query = select(played.c.move, *_outcomes(played.c.game_id, played.c.outcome)).group_by(
-        played.c.move
-    )
+    query = select(played.c.move, *_counts(played.c.game_id, played.c.winner))
     with engine.connect() as conn:
-        frame = pd.read_sql(query, conn)
-    return _scores(frame, "move")[["move", *_SCORE_COLUMNS]]
+        frame = pd.read_sql(query.group_by(played.c.move), conn)
+    return _top(scores(frame), ["move"], top)[["move", *SCORES]]
 
 
 def opening_stats(
@@ -216,17 +275,21 @@ def opening_stats(
     plies: int = 6,
     min_games: int = 1,
     ballots: bool = False,
+    result: str | None = None,
+    top: int | None = None,
 ) -> pd.DataFrame:
-    """Openings by the position after their first *plies* plies (or, for English, by three-move
-    ballot), with the moves of the first game that reached it and its score."""
+    """Openings by the position after their first *plies* plies in each variant (or, for
+    English, by three-move ballot), with the moves of the first game that reached it."""
     if plies < 1:
         raise QuestionError("--plies must be 1 or more")
+    if ballots and variant and get_variant(variant).name != "english":
+        raise QuestionError(f"--ballots are English three-move ballots, not {variant} openings")
     names = three_move_ballots() if ballots else {}
     if ballots:  # the position after three plies is stored with each game
         key = GameRow.opening_hash
         query = (
             select(key.label("position"), func.min(GameRow.place).label("first"),
-                   *_outcomes(GameRow.id, GameRow.outcome))
+                   *_counts(GameRow.id, GameRow.winner))
             .where(GameRow.variant == "english", key.in_(list(names)))
             .group_by(key)
         )  # fmt: skip
@@ -234,93 +297,104 @@ def opening_stats(
     else:
         query = (
             select(PlyRow.after.label("position"), func.min(GameRow.place).label("first"),
-                   *_outcomes(GameRow.id, GameRow.outcome))
+                   *_counts(GameRow.id, GameRow.winner))
             .join(GameRow, GameRow.id == PlyRow.game_id)
             .where(PlyRow.ply == plies)
             .group_by(PlyRow.after)
         )  # fmt: skip
         if variant:
             query = query.where(GameRow.variant == get_variant(variant).name)
-    frame = _with_first_game(engine, query.having(func.count() >= min_games))
+    query = _result_where(query, result).having(func.count() >= min_games)
+    frame = scores(_with_first_game(engine, query))
     frame["opening"] = frame["moves"].str.split().str[:plies].str.join(" ")
     if ballots:
         frame["ballot"] = frame["position"].map(names)
-        frame = _scores(frame, "ballot")
-        return frame[["ballot", "opening", *_SCORE_COLUMNS]]
-    frame = _scores(frame, "opening")
-    return frame[["opening", "variant", *_SCORE_COLUMNS]]
+        return _top(frame, ["ballot"], top)[["ballot", "opening", *SCORES]]
+    return _top(frame, ["opening", "variant"], top)[["opening", "variant", *SCORES]]
 
 
 def _with_first_game(engine: Engine, groups: Select[*tuple[Any, ...]]) -> pd.DataFrame:
     """Counted groups (with column ``first``, the lowest place in each) and the moves and
-    variant of that first game."""
+    variant of that first game (positions as exact integers, missing ones as NA)."""
     counted = groups.subquery()
     query = select(counted, GameRow.moves, GameRow.variant).join(
         GameRow, GameRow.place == counted.c.first
     )
     with engine.connect() as conn:
-        return pd.read_sql(query, conn)
+        frame = pd.read_sql(query, conn, dtype_backend="numpy_nullable")
+    counts = [c for c in frame.columns if c in COUNTS or c in DRAW_KINDS]
+    return frame.astype({c: "int64" for c in counts})
 
 
 DRAW_GROUPS = ("variant", "year", "event", "opening", "player", "termination")
 
 
-def _draws(
-    outcome: SQLCoreOperations[str], termination: SQLCoreOperations[str]
+def _draw_kinds(
+    winner: SQLCoreOperations[str], termination: SQLCoreOperations[str]
 ) -> list[Label[int]]:
-    """Columns games, draws and draws by the moves rule, by repetition and by agreement."""
-    is_draw = outcome == "draw"
+    """Columns counting the draws by the moves rule, by repetition and by agreement."""
+    is_draw = winner == "draw"
 
     def draws(cond: ColumnElement[bool]) -> Label[int]:
         return func.sum(case((and_(is_draw, cond), 1), else_=0))  # type: ignore[return-value]
 
     return [
-        func.count().label("games"),
-        func.sum(case((is_draw, 1), else_=0)).label("draws"),
         draws(termination.like("draw-%-moves")).label("by_moves_rule"),
         draws(termination == "draw-repetition").label("by_repetition"),
         draws(termination == "undecided").label("by_agreement"),
     ]
 
 
-def draw_stats(engine: Engine, by: str = "variant") -> pd.DataFrame:
-    """Draw rates and how the draws came about (40-move rule, repetition, agreement)."""
+def draw_stats(
+    engine: Engine, by: str = "variant", result: str | None = None, top: int | None = None
+) -> pd.DataFrame:
+    """Games by result and how the draws came about (moves rule, repetition, agreement),
+    grouped *by* variant, year (in year order), event, opening (the position after three plies
+    in each variant: a ballot, or its first moves), player (each game counts for both) or how
+    the game ended."""
     if by not in DRAW_GROUPS:
         raise QuestionError(f"--by must be one of {', '.join(DRAW_GROUPS)}, not {by!r}")
+    keys = [by]
+    games = _result_where(select(GameRow), result).subquery()
     if by == "player":  # each game counts for both of its players
         sides = union_all(
             *(
-                select(side.label("player"), GameRow.outcome, GameRow.termination)
-                for side in (GameRow.white, GameRow.black)
+                select(side.label("player"), games.c.id, games.c.winner, games.c.termination)
+                for side in (games.c.white, games.c.black)
             )
         ).subquery()
-        query = select(sides.c.player, *_draws(sides.c.outcome, sides.c.termination)).group_by(
-            sides.c.player
-        )
+        query = select(
+            sides.c.player,
+            *_counts(sides.c.id, sides.c.winner),
+            *_draw_kinds(sides.c.winner, sides.c.termination),
+        ).group_by(sides.c.player)
         with engine.connect() as conn:
             frame = pd.read_sql(query, conn)
     elif by == "opening":  # the position after three plies: a ballot, or its first moves
         groups = select(
-            GameRow.opening_hash.label("position"),
-            func.min(GameRow.place).label("first"),
-            *_draws(GameRow.outcome, GameRow.termination),
-        ).group_by(GameRow.opening_hash)
+            games.c.opening_hash.label("position"),
+            func.min(games.c.place).label("first"),
+            *_counts(games.c.id, games.c.winner),
+            *_draw_kinds(games.c.winner, games.c.termination),
+        ).group_by(games.c.variant, games.c.opening_hash)
         frame = _with_first_game(engine, groups)
         ballot = three_move_ballots()
         frame["opening"] = [
-            ballot.get(h) or " ".join(m.split()[:3]) or "(none)"
+            "(fewer than 3 plies)" if pd.isna(h) else ballot.get(h) or " ".join(m.split()[:3])
             for h, m in zip(frame["position"], frame["moves"], strict=True)
         ]
-        counts = ["games", "draws", "by_moves_rule", "by_repetition", "by_agreement"]
-        # the same first moves in several variants (their numbers read alike) make one row
-        frame = frame.groupby("opening", as_index=False)[counts].sum()
+        keys = ["opening", "variant"]
     else:
-        column = getattr(GameRow, by)
-        query = select(column.label(by), *_draws(GameRow.outcome, GameRow.termination))
+        column = games.c[by]
+        query = select(
+            column.label(by),
+            *_counts(games.c.id, games.c.winner),
+            *_draw_kinds(games.c.winner, games.c.termination),
+        )
         with engine.connect() as conn:
             frame = pd.read_sql(query.group_by(column), conn)
-    frame["draw_rate"] = (100 * frame["draws"] / frame["games"]).round(1)
-    key = frame.columns[0]
-    frame = frame.sort_values(["games", key], ascending=[False, True]).reset_index(drop=True)
-    return frame[[key, "games", "draws", "draw_rate", "by_moves_rule", "by_repetition",
-                  "by_agreement"]]  # fmt: skip
+    frame = _top(scores(frame), keys, top)
+    if by == "year":
+        frame["year"] = frame["year"].astype("Int64")
+        frame = frame.sort_values("year", na_position="last").reset_index(drop=True)
+    return frame[[*keys, *SCORES, *DRAW_KINDS]]

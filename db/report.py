@@ -82,40 +82,32 @@ def _common_position(engine: Engine) -> tuple[Position, str, int] | None:
 
 
 def html_report(engine: Engine, title: str) -> str:
-    """The report page for the database of *engine*."""
+    """The report page for the database of *engine*: every table made by the functions behind
+    `pdn stats` (so its numbers are theirs)."""
     with engine.connect() as conn:
-        per_variant = pd.read_sql(
-            select(GameRow.variant, func.count().label("games"))
-            .group_by(GameRow.variant)
-            .order_by(func.count().desc()),
-            conn,
-        )
-        per_result = pd.read_sql(
-            select(GameRow.outcome.label("result"), func.count().label("games"))
-            .group_by(GameRow.outcome)
-            .order_by(func.count().desc()),
-            conn,
-        )
         total = int(conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0)
+    variants = draw_stats(engine, "variant")
     terminations = draw_stats(engine, "termination")
-    years = draw_stats(engine, "year").dropna(subset=["year"]).sort_values("year")
-    years = years[years["games"] >= 5]
-    openings = opening_stats(engine, None, OPENING_PLIES, 1).head(15)
-    draw_openings = openings.head(10)
+    years = draw_stats(engine, "year").dropna(subset=["year", "draw_rate"])
+    years = years[years["games"] - years["no_result"] >= 5]
+    openings = opening_stats(engine, None, OPENING_PLIES, 1, top=15)
+    draw_openings = openings.dropna(subset=["draw_rate"]).head(10)
     common = _common_position(engine)
     sections = [
-        f"<h1>{escape(title)}</h1><p>{total} games.</p>",
-        _table(per_variant, "Games per variant"),
-        _table(per_result, "Results (first player, second player, draw)"),
+        f"<h1>{escape(title)}</h1><p>{total} games. Scores and draw rates are over the games "
+        "with a known result; games without one are counted under no_result. White wins and "
+        "Black wins are read for the side that moves first in each variant (in English "
+        "draughts Black moves first and 1-0 is a Black win).</p>",
+        _table(variants, "Games per variant, by result"),
         _table(terminations, "How games ended, and how the draws came about"),
         bar_chart(
-            [str(int(y)) for y in years["year"]],
-            list(years["draw_rate"]),
-            "Draw rate per year (years with 5 games or more)",
+            [str(y) for y in years["year"]],
+            [float(r) for r in years["draw_rate"]],
+            "Draw rate per year (years with 5 games or more with a result)",
         ),
         bar_chart(
             list(draw_openings["opening"].fillna("")),
-            list(draw_openings["draw_rate"]),
+            [float(r) for r in draw_openings["draw_rate"]],
             f"Draw rate of the most played openings ({OPENING_PLIES} plies)",
         ),
         _table(openings, f"Most played openings ({OPENING_PLIES} plies)"),

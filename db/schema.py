@@ -1,4 +1,8 @@
-"""SQLAlchemy 2.0 models: games with their tags, moves and positions, the files they came from."""
+"""SQLAlchemy 2.0 models: games with their tags, moves and positions, the files they came from.
+
+Text read from files goes into columns without a length limit, so that PostgreSQL stores what
+SQLite stores.
+"""
 
 from __future__ import annotations
 
@@ -17,10 +21,10 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 2  # 2: game ids from the game hash, games.place
+SCHEMA_VERSION = 3  # 2: game ids from the game hash, games.place; 3: a game is its record
 
-# A game's id: the first 63 bits of its hash, so the same game has the same id in any database
-# and workers can write a game's rows without asking the database for an id first.
+# A game's id: the first 63 bits of its record hash, so the same game has the same id in any
+# database and workers can write a game's rows without asking the database for an id first.
 GameId = BigInteger().with_variant(Integer(), "sqlite")  # SQLite's INTEGER key holds 64 bits
 
 
@@ -33,7 +37,7 @@ class Meta(Base):
 
     __tablename__ = "pdn_meta"
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    value: Mapped[str] = mapped_column(String(200))
+    value: Mapped[str] = mapped_column(Text)
 
 
 class SourceFile(Base):
@@ -41,57 +45,63 @@ class SourceFile(Base):
 
     __tablename__ = "source_files"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    path: Mapped[str] = mapped_column(String(1000), index=True)
-    sha256: Mapped[str] = mapped_column(String(64), index=True)
+    path: Mapped[str] = mapped_column(Text)
+    sha256: Mapped[str] = mapped_column(String(64))
     size: Mapped[int] = mapped_column(BigInteger)
     encoding: Mapped[str] = mapped_column(String(20))
     complete: Mapped[bool] = mapped_column(Boolean, default=False)
     games: Mapped[int] = mapped_column(Integer, default=0)
     imported_at: Mapped[datetime] = mapped_column(DateTime)
 
+    __table_args__ = (Index("ix_source_files_file", "sha256", "path", unique=True),)
+
 
 class GameRow(Base):
-    """One distinct game (the same game in several files is stored once)."""
+    """One game: a record (headers, variant, start, moves) stored once, however many files
+    hold a copy of it (see pdn.identity)."""
 
     __tablename__ = "games"
     id: Mapped[int] = mapped_column(GameId, primary_key=True, autoincrement=False)
-    game_hash: Mapped[str] = mapped_column(String(32), unique=True)
+    game_hash: Mapped[str] = mapped_column(String(32), unique=True)  # the record's identity
+    moves_hash: Mapped[str | None] = mapped_column(String(32), index=True)  # variant+start+moves
     file_id: Mapped[int] = mapped_column(ForeignKey("source_files.id"))
     file_index: Mapped[int] = mapped_column(Integer)  # 1-based, in the first file seen
     place: Mapped[int] = mapped_column(BigInteger, unique=True)  # import order: see store.place
     line: Mapped[int] = mapped_column(Integer)
-    event: Mapped[str | None] = mapped_column(String(300), index=True)
-    site: Mapped[str | None] = mapped_column(String(300), index=True)
-    date: Mapped[str | None] = mapped_column(String(100), index=True)
+    event: Mapped[str | None] = mapped_column(Text)
+    site: Mapped[str | None] = mapped_column(Text)
+    date: Mapped[str | None] = mapped_column(Text)
     year: Mapped[int | None] = mapped_column(Integer, index=True)
-    round: Mapped[str | None] = mapped_column(String(100))
-    white: Mapped[str | None] = mapped_column(String(300), index=True)
-    black: Mapped[str | None] = mapped_column(String(300), index=True)
-    result: Mapped[str | None] = mapped_column(String(40), index=True)  # as written
-    outcome: Mapped[str] = mapped_column(String(10), index=True)  # first, second, draw, unknown
+    round: Mapped[str | None] = mapped_column(Text)
+    white: Mapped[str | None] = mapped_column(Text)
+    black: Mapped[str | None] = mapped_column(Text)
+    result: Mapped[str | None] = mapped_column(Text)  # as written
+    outcome: Mapped[str] = mapped_column(String(10))  # first, second, draw, unknown
+    winner: Mapped[str] = mapped_column(String(10))  # white, black, draw, unknown
     variant: Mapped[str | None] = mapped_column(String(30), index=True)
     variant_source: Mapped[str | None] = mapped_column(String(20))
     rules: Mapped[str] = mapped_column(String(20))
     start_fen: Mapped[str | None] = mapped_column(Text)
-    termination: Mapped[str] = mapped_column(String(30), index=True)
+    termination: Mapped[str] = mapped_column(String(30))
     termination_ply: Mapped[int | None] = mapped_column(Integer)
     plies: Mapped[int] = mapped_column(Integer)
-    valid: Mapped[bool] = mapped_column(Boolean, index=True)
+    valid: Mapped[bool] = mapped_column(Boolean)
     errors: Mapped[str] = mapped_column(Text)  # JSON list, as in the validate report
     moves: Mapped[str] = mapped_column(Text)  # main line, PDN 3.0 short forms, space separated
     opening_hash: Mapped[int | None] = mapped_column(BigInteger)  # position after 3 plies
     final_hash: Mapped[int | None] = mapped_column(BigInteger, index=True)  # last position
-    pdn: Mapped[str] = mapped_column(Text)  # the game's text exactly as read
+    pdn: Mapped[str] = mapped_column(Text)  # the game's text as read (first copy)
 
 
 class Occurrence(Base):
-    """Each place a game was read from: the first one, and the duplicates in other files."""
+    """Each place a game was read from: the stored copy, and the other copies."""
 
     __tablename__ = "occurrences"
     file_id: Mapped[int] = mapped_column(ForeignKey("source_files.id"), primary_key=True)
     file_index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    line: Mapped[int] = mapped_column(Integer)
     game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), index=True)
-    duplicate: Mapped[bool] = mapped_column(Boolean)
+    duplicate: Mapped[bool] = mapped_column(Boolean)  # a copy: the game is stored from elsewhere
 
 
 class TagRow(Base):
@@ -100,8 +110,10 @@ class TagRow(Base):
     __tablename__ = "tags"
     game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(100), index=True)
+    name: Mapped[str] = mapped_column(Text)
     value: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = ({"sqlite_with_rowid": False},)
 
 
 class PlyRow(Base):
@@ -110,16 +122,12 @@ class PlyRow(Base):
     __tablename__ = "plies"
     game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1-based
-    move: Mapped[str] = mapped_column(String(100))  # PDN 3.0 short form
-    start: Mapped[str] = mapped_column(String(4))
-    end: Mapped[str] = mapped_column(String(4))
-    path: Mapped[str] = mapped_column(String(200))  # every landing square
-    captured: Mapped[str] = mapped_column(String(200))  # captured squares, comma separated
-    crowns: Mapped[bool] = mapped_column(Boolean)
+    move: Mapped[str] = mapped_column(Text)  # PDN 3.0 short form
     before: Mapped[int] = mapped_column(BigInteger)  # position hash before the move
     after: Mapped[int] = mapped_column(BigInteger)  # position hash after the move
 
     __table_args__ = (
         Index("ix_plies_before", "before"),  # explorer and position search
         Index("ix_plies_ply_after", "ply", "after", "game_id"),  # openings by their first plies
+        {"sqlite_with_rowid": False},
     )

@@ -1,11 +1,14 @@
-"""Opening a database (SQLite by default, or PostgreSQL by URL) and importing archives into it.
+"""Importing archives into a game database (see :mod:`pdn.db.connection` for opening one).
 
 Every game is replayed on the way in and stored with its tags, its moves, the positions they
-lead through and its exact text; invalid games are stored too, marked with their errors. Games
-are written in batches, each in one transaction, so an interrupted import leaves no half-written
-game and running it again completes it; a file already imported whole is skipped. A game is
-stored once, under an id taken from its moves, with its first occurrence in import order, so
-writers working at once (the workers of a cluster) leave what one writer would.
+lead through and its exact text; invalid games are stored too, marked with their errors. A game
+is a record (:mod:`pdn.identity`): a copy of a game already stored is not stored again, only
+noted where it was read, and games with the same moves but their own headers are each stored.
+Games are written in batches, each in one transaction, so an interrupted import leaves no
+half-written game and running it again completes it without replaying what is stored; a file
+already imported whole is skipped. A game's id comes from its record and it keeps its first
+place in import order, so writers working at once (the workers of a cluster, two imports) leave
+what one writer would, and each import counts what it added itself.
 """
 
 from __future__ import annotations
@@ -20,116 +23,35 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Connection,
     Engine,
-    create_engine,
     delete,
-    event,
+    exists,
     func,
-    insert,
-    inspect,
+    literal_column,
     select,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import aliased
 
-from pdn.db.schema import (
-    APPLICATION,
-    SCHEMA_VERSION,
-    Base,
-    GameRow,
-    Meta,
-    Occurrence,
-    PlyRow,
-    SourceFile,
-    TagRow,
-)
+from pdn.db.connection import connect
+from pdn.db.schema import GameRow, Occurrence, PlyRow, SourceFile, TagRow
 from pdn.fen import to_fen
 from pdn.files import FileProblem, shown_name
-from pdn.game import Game
-from pdn.notation import MoveForm, move_text
+from pdn.game import Game, Outcome
+from pdn.identity import game_identity, main_line
 from pdn.parallel import Runner, Task, as_runner, run_tasks
-from pdn.pipeline import (
-    OnProblem,
-    Options,
-    Progress,
-    find_files,
-    plan,
-    replay_tasks,
-    task_games,
-)
+from pdn.pipeline import OnProblem, Options, Progress, find_files, plan, replay_tasks, task_games
 from pdn.reader import detect_encoding, read_games
 from pdn.replay import Replay
 from pdn.validate import GameReport, report_game
+from pdn.variants import get_variant
 
-DEFAULT_DB = "draughts.db"
 BATCH = 500
-
-
-class DatabaseRefused(Exception):
-    """A database this toolkit will not use (not its own, or a newer schema)."""
-
-
-def database_url(db: str) -> str:
-    """An SQLAlchemy URL for a path or URL given by the user."""
-    return db if "://" in db else f"sqlite:///{db}"
-
-
-def open_database(db: str = DEFAULT_DB, create: bool = True) -> Engine:
-    """An engine on *db* (a path or URL), with the schema created or checked."""
-    url = database_url(db)
-    if url.startswith("sqlite:///") and not create and not Path(url[10:]).exists():
-        raise DatabaseRefused(f"{url[10:]}: no such database (import some games first)")
-    engine = create_engine(url)
-    if engine.dialect.name not in ("sqlite", "postgresql"):
-        engine.dispose()
-        raise DatabaseRefused(f"{db}: only SQLite and PostgreSQL databases are supported")
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
-    try:
-        tables = set(inspect(engine).get_table_names())
-        if tables and "pdn_meta" not in tables:
-            raise DatabaseRefused(f"{db}: not a {APPLICATION} database (it has other tables)")
-        if not tables:
-            if not create:
-                raise DatabaseRefused(f"{db}: the database is empty (import some games first)")
-            Base.metadata.create_all(engine)
-            with engine.begin() as conn:
-                conn.execute(
-                    insert(Meta),
-                    [
-                        {"key": "application", "value": APPLICATION},
-                        {"key": "schema_version", "value": str(SCHEMA_VERSION)},
-                    ],
-                )
-        with engine.connect() as conn:
-            meta: dict[str, str] = dict(conn.execute(select(Meta.key, Meta.value)).all())
-    except (DatabaseError, OperationalError) as exc:
-        engine.dispose()
-        raise DatabaseRefused(f"{db}: cannot be used as a database ({exc.orig})") from None
-    if meta.get("application") != APPLICATION:
-        raise DatabaseRefused(f"{db}: not a {APPLICATION} database")
-    version = int(meta.get("schema_version", "0"))
-    if version > SCHEMA_VERSION:
-        raise DatabaseRefused(
-            f"{db}: made by a newer version of this toolkit (schema {version}, "
-            f"this version reads {SCHEMA_VERSION})"
-        )
-    if version < SCHEMA_VERSION:
-        raise DatabaseRefused(
-            f"{db}: made by an older version of this toolkit (schema {version}, this version "
-            f"reads {SCHEMA_VERSION}); import the archives into a new database"
-        )
-    return engine
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
+NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 
 
 # -- rows of one game -------------------------------------------------------------------------
@@ -137,87 +59,78 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 @dataclass(slots=True)
 class Record:
-    """Everything stored for one game: its report and its rows."""
+    """Everything stored for one game: its report and its rows, built once, as written."""
 
     report: GameReport
-    row: dict[str, Any]
-    tags: list[tuple[str, str]]
-    plies: list[dict[str, Any]]
+    row: dict[str, Any]  # the games-table values, but for the place the game was read from
+    tags: list[tuple[int, int, str, str]]  # game id, position, name, value
+    plies: list[tuple[int, int, str, int, int]]  # game id, ply, move, position before, after
+    nul: bool = False  # NUL bytes in the text were stored as NUL_SHOWN
 
 
-def record(game: Game, replay: Replay | None) -> Record:
+def build_record(game: Game, replay: Replay | None) -> Record:
     """The record of one game and its replay (None: it did not parse)."""
     report = report_game(game, replay)
-    plies = _ply_rows(replay) if replay else []
-    return Record(report, _game_row(game, replay, report, plies), game.tags.items(), plies)
-
-
-def _ply_rows(replay: Replay) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    if not replay.moves:
-        return rows
-    g = replay.positions[0].geometry
-    digests = [p.digest() for p in replay.positions[: len(replay.moves) + 1]]
-    for i, move in enumerate(replay.moves):
-        before = replay.positions[i]
-        full = move_text(before, move, MoveForm.FULL)
-        rivals = before.captures() if move.captured else []
-        rows.append(
-            {
-                "ply": i + 1,
-                "move": move_text(before, move, legal=rivals) if move.captured else full,
-                "start": g.label(move.start),
-                "end": g.label(move.end),
-                "path": full,
-                "captured": ",".join(g.label(s) for s in move.captured),
-                "crowns": move.crowns,
-                "before": digests[i],
-                "after": digests[i + 1],
-            }
-        )
-    return rows
-
-
-def _game_row(
-    game: Game, replay: Replay | None, report: GameReport, plies: list[dict[str, Any]]
-) -> dict[str, Any]:
-    """The games-table values of a game (without its place)."""
+    moves = main_line(replay) if replay else []
+    identity = game_identity(game, replay, moves)
+    gid = game_id(identity.record)
+    plies: list[tuple[int, int, str, int, int]] = []
+    if moves and replay:
+        digests = [p.digest() for p in replay.positions[: len(moves) + 1]]
+        plies = [(gid, i + 1, m, digests[i], digests[i + 1]) for i, m in enumerate(moves)]
     start = replay.positions[0] if replay and replay.positions else None
-    written = [m.text for m in game.mainline()] if game.syntax_error is None else []
-    moves = [p["path"] for p in plies] + written[len(plies) :]
-    identity = "|".join(
-        [report.variant or "", to_fen(start) if start else game.fen or "", " ".join(moves)]
-    )
-    if not moves and not start:  # nothing to recognise it by but its text
-        identity += "|" + game.raw
-    game_hash = hashlib.sha256(identity.encode()).hexdigest()[:32]
-    return {
-        "id": game_id(game_hash),
-        "game_hash": game_hash,
+    nul = "\x00" in game.raw
+    shown = _shown if nul else _same
+    tags = [(gid, i, shown(n), shown(v)) for i, (n, v) in enumerate(game.tags.items())]
+    row = {
+        "id": gid,
+        "game_hash": identity.record,
+        "moves_hash": identity.moves,
         "line": game.source.line,
-        "event": game.event,
-        "site": game.site,
-        "date": game.date,
+        "event": shown(game.event),
+        "site": shown(game.site),
+        "date": shown(game.date),
         "year": game.year,
-        "round": game.round,
-        "white": game.white,
-        "black": game.black,
-        "result": game.result,
+        "round": shown(game.round),
+        "white": shown(game.white),
+        "black": shown(game.black),
+        "result": shown(game.result),
         "outcome": game.outcome.value,
+        "winner": _winner(game, report.variant),
         "variant": report.variant,
         "variant_source": report.variant_source,
         "rules": replay.rules.name if replay else "seed",
-        "start_fen": to_fen(start) if start else game.fen,
+        "start_fen": to_fen(start) if start else shown(game.fen),
         "termination": report.termination,
         "termination_ply": report.termination_ply,
         "plies": report.plies,
         "valid": report.valid,
         "errors": json.dumps(report.errors if not report.syntax_error else [report.syntax_error]),
-        "moves": " ".join(p["move"] for p in plies),
-        "opening_hash": plies[2]["after"] if len(plies) >= 3 else None,
-        "final_hash": plies[-1]["after"] if plies else (start.digest() if start else None),
-        "pdn": game.raw,
+        "moves": " ".join(moves),
+        "opening_hash": plies[2][4] if len(plies) >= 3 else None,
+        "final_hash": plies[-1][4] if plies else (start.digest() if start else None),
+        "pdn": shown(game.raw),
     }
+    return Record(report, row, tags, plies, nul)
+
+
+def _same(text: Any) -> Any:
+    return text
+
+
+def _shown(text: Any) -> Any:
+    return text.replace("\x00", NUL_SHOWN) if isinstance(text, str) else text
+
+
+def _winner(game: Game, variant: str | None) -> str:
+    """white, black, draw or unknown: the result read for the side that moves first in the
+    game's variant (White where the variant is not known)."""
+    declared = game.declared_variant
+    first = get_variant(variant).first if variant else declared.first if declared else "W"
+    outcome = game.outcome
+    if outcome in (Outcome.DRAW, Outcome.UNKNOWN):
+        return outcome.value
+    return game.winner(first) or Outcome.UNKNOWN.value
 
 
 # -- import ----------------------------------------------------------------------------------
@@ -231,7 +144,7 @@ def place(file_id: int, index: int) -> int:
 
 
 def game_id(game_hash: str) -> int:
-    """A game's id: the first 63 bits of its hash."""
+    """A game's id: the first 63 bits of its record hash."""
     return int(game_hash[:16], 16) >> 1
 
 
@@ -247,13 +160,17 @@ class FileTask:
 
 @dataclass(slots=True)
 class SpanCounts:
-    """What a task read: games, those already stored by an earlier run, and the bad ones."""
+    """What a task read and what became of each game: added, a copy of a stored game, or
+    stored already (by an earlier run, or another import at once); and the bad ones."""
 
     games: int = 0
+    added: int = 0
+    copies: int = 0
     already: int = 0
     invalid: int = 0
     syntax_errors: int = 0
     also_fit: int = 0  # games that fit other variants as well (when asked)
+    warnings: list[str] = field(default_factory=list)
 
     def count(self, report: GameReport) -> None:
         """Count one game read now."""
@@ -264,20 +181,35 @@ class SpanCounts:
         elif not report.valid:
             self.invalid += 1
 
+    def add(self, other: SpanCounts) -> None:
+        """Add the counts of another batch or task."""
+        self.games += other.games
+        self.added += other.added
+        self.copies += other.copies
+        self.already += other.already
+        self.invalid += other.invalid
+        self.syntax_errors += other.syntax_errors
+        self.also_fit += other.also_fit
+        self.warnings += other.warnings
+
 
 @dataclass(slots=True)
 class ImportStats:
-    """What an import did."""
+    """What an import did: of the games read, those added, the copies of games stored already
+    (not stored again) and those an earlier run stored; and how many of the games read share
+    their moves with another stored game (each stored: ``pdn duplicates --by moves``)."""
 
     files: int = 0
     skipped_files: int = 0  # already imported whole, unchanged
     games: int = 0  # read in the files imported now
     added: int = 0
-    duplicates: int = 0  # already in the database from another file or place
-    already: int = 0  # already imported from this place by an earlier, interrupted run
+    copies: int = 0  # the same record as a game stored from another file or place
+    already: int = 0  # stored from this place before: by an interrupted run, or another import
+    same_moves: int = 0  # games read whose moves another stored game with other headers has
     invalid: int = 0
     syntax_errors: int = 0
     also_fit: int = 0  # games that fit other variants as well (when asked)
+    warnings: list[str] = field(default_factory=list)  # about games stored otherwise than read
     per_file: dict[str, int] = field(default_factory=dict)
 
 
@@ -318,7 +250,6 @@ def import_paths(
         else:
             ids[path] = fid
     tasks = plan(ids, options, runner)
-    before = _count_games(engine)
     unread: set[str] = set()  # files that broke off while read: not marked imported whole
 
     def broke_off(problem: FileProblem) -> None:
@@ -331,12 +262,9 @@ def import_paths(
         results = _import_on_workers(engine, tasks, ids, options, runner, progress, batch)
     else:
         results = _import_here(engine, tasks, ids, options, runner, progress, batch, told)
+    total = SpanCounts()
     for ft, counts in results:
-        stats.games += counts.games
-        stats.already += counts.already
-        stats.invalid += counts.invalid
-        stats.syntax_errors += counts.syntax_errors
-        stats.also_fit += counts.also_fit
+        total.add(counts)
         if ft.task.last and shown_name(ft.task.path) not in unread:
             games = ft.offset + counts.games
             with engine.begin() as conn:
@@ -347,9 +275,23 @@ def import_paths(
                 )
             stats.files += 1
             stats.per_file[str(ft.task.path)] = games
-    stats.added = _count_games(engine) - before
-    stats.duplicates = stats.games - stats.already - stats.added
+    stats.games, stats.added, stats.copies = total.games, total.added, total.copies
+    stats.already, stats.invalid, stats.syntax_errors = (
+        total.already,
+        total.invalid,
+        total.syntax_errors,
+    )
+    stats.also_fit, stats.warnings = total.also_fit, total.warnings
+    stats.same_moves = _same_moves(engine, list(ids.values()))
     return stats
+
+
+def record_of(game: Game, replay: Replay | None) -> Record | None:
+    """The record of a game as the pipeline hands it over; None for a game it did not replay
+    because it is stored (a game that did not parse has no replay either, and a record)."""
+    if replay is None and game.syntax_error is None:
+        return None
+    return build_record(game, replay)
 
 
 def span_records(
@@ -358,9 +300,15 @@ def span_records(
     """Records for the games of a task, in order; None for the games whose index (counted from
     the task's first game, from 1) is in *skip*: those are not replayed."""
     return [
-        None if n in skip else record(game, replay)
+        None if n in skip else build_record(game, replay)
         for n, (game, replay) in enumerate(task_games(task, options, skip), 1)
     ]
+
+
+def _task_records(ft: FileTask, options: Options) -> list[Record | None]:
+    """Records for the games of a task; None for those stored before (runs in workers)."""
+    skip = frozenset(i - ft.offset for i in ft.stored)
+    return span_records(ft.task, options, skip)
 
 
 def _import_here(
@@ -373,22 +321,49 @@ def _import_here(
     batch: int,
     on_problem: OnProblem | None,
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
-    """Tasks replayed by *runner*, their games written here (the single writer SQLite wants)."""
+    """Tasks replayed by *runner* on the pipeline, their games written here (the single writer
+    SQLite wants); games stored by an earlier run are not replayed again."""
+    planned = {ft.task: ft for ft in _planned(engine, tasks, ids, runner, False)}
+    skip = {
+        t: frozenset(i - ft.offset for i in ft.stored) for t, ft in planned.items() if ft.stored
+    }
     offset = 0
-    present: set[int] = set()
-    for task, records in replay_tasks(tasks, record, options, runner, progress, on_problem):
-        file_id = ids[task.path]
+    for task, records in replay_tasks(
+        tasks, record_of, options, runner, progress, on_problem, skip
+    ):
+        ft = planned[task]
         if task.first:
             offset = 0
-            present = _present_indexes(engine, file_id)
-        counts = _store(engine, file_id, offset + 1, records, present, batch)
-        yield FileTask(task, file_id, offset), counts
+        counts = _store(engine, ft.file_id, offset + 1, records, batch)
+        yield FileTask(ft.task, ft.file_id, offset), counts
         offset += counts.games
 
 
 def count_games(task: Task) -> int:
     """How many games a task holds (what a full read yields, broken games included)."""
     return sum(1 for _ in read_games(task.path, span=task.span))
+
+
+def _planned(
+    engine: Engine, tasks: list[Task], ids: dict[Path, int], runner: Runner, every: bool
+) -> list[FileTask]:
+    """The tasks with the indexes of their games stored before: a file's spans are counted
+    first (a game's index must be known to skip it) where it has stored games, or *every*
+    file's, where the workers write (a game's index must be known where it is written)."""
+    present = {fid: _present_indexes(engine, fid) for fid in ids.values()}
+    counted = [t for t in tasks if not t.last and (every or present[ids[t.path]])]
+    games = dict(run_tasks(count_games, counted, runner))
+    offset = 0
+    planned: list[FileTask] = []
+    for task in tasks:
+        file_id = ids[task.path]
+        if task.first:
+            offset = 0
+        end = offset + games[task] if task in games else None
+        stored = frozenset(i for i in present[file_id] if i > offset and (end is None or i <= end))
+        planned.append(FileTask(task, file_id, offset, stored))
+        offset = end if end is not None else 0
+    return planned
 
 
 def _import_on_workers(
@@ -402,20 +377,7 @@ def _import_on_workers(
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
     """Tasks replayed and written by the workers: first the games of every span but a file's last
     are counted (a game's index must be known where it is written), then the spans imported."""
-    counted = [t for t in tasks if not t.last]
-    games = dict(run_tasks(count_games, counted, runner))
-    offset = 0
-    present: set[int] = set()
-    work: list[FileTask] = []
-    for task in tasks:
-        file_id = ids[task.path]
-        if task.first:
-            offset = 0
-            present = _present_indexes(engine, file_id)
-        end = offset + games[task] if task in games else None
-        stored = frozenset(i for i in present if i > offset and (end is None or i <= end))
-        work.append(FileTask(task, file_id, offset, stored))
-        offset = end if end is not None else 0
+    work = _planned(engine, tasks, ids, runner, True)
     url = engine.url.render_as_string(hide_password=False)
     imported = partial(import_span, url=url, options=options, batch=batch)
     told = partial(_told, progress) if progress else None
@@ -435,69 +397,71 @@ def import_span(ft: FileTask, url: str, options: Options, batch: int) -> SpanCou
     a task run again after its worker died adds nothing twice."""
     engine = _ENGINES.get(url)
     if engine is None:
-        engine = _ENGINES[url] = create_engine(url, pool_size=1)
-    skip = frozenset(i - ft.offset for i in ft.stored)
-    records = span_records(ft.task, options, skip)
-    return _store(engine, ft.file_id, ft.offset + 1, records, set(), batch)
+        engine = _ENGINES[url] = connect(url)
+    return _store(engine, ft.file_id, ft.offset + 1, _task_records(ft, options), batch)
 
 
 def _store(
-    engine: Engine,
-    file_id: int,
-    first: int,
-    records: Iterable[Record | None],
-    present: set[int],
-    batch: int,
+    engine: Engine, file_id: int, first: int, records: Iterable[Record | None], batch: int
 ) -> SpanCounts:
-    """Write the records of games *first*, *first* + 1, ... of a file in batches; those that are
-    None or whose index is *present* were stored already."""
+    """Write the records of games *first*, *first* + 1, ... of a file in batches; a None
+    record is a game stored before."""
     counts = SpanCounts()
     pending: list[tuple[int, Record]] = []
     for i, record in enumerate(records, first):
-        if record is None or i in present:
+        if record is None:
             counts.games += 1
             counts.already += 1
             continue
         record.report.index = i
         counts.count(record.report)
+        if record.nul:
+            counts.warnings.append(
+                f"{record.report.file}:{record.report.line}: game {i}: NUL bytes stored as "
+                f"{NUL_SHOWN}"
+            )
         pending.append((file_id, record))
         if len(pending) >= batch:
-            write_batch(engine, pending)
+            counts.add(write_batch(engine, pending))
             pending = []
     if pending:
-        write_batch(engine, pending)
+        counts.add(write_batch(engine, pending))
     return counts
 
 
-def _count_games(engine: Engine) -> int:
+def _same_moves(engine: Engine, file_ids: list[int]) -> int:
+    """How many games read from *file_ids* share their moves with another stored game."""
+    if not file_ids:
+        return 0
+    other = aliased(GameRow)
+    twin = exists().where(other.moves_hash == GameRow.moves_hash, other.id != GameRow.id)
+    query = (
+        select(func.count())
+        .select_from(Occurrence)
+        .join(GameRow, GameRow.id == Occurrence.game_id)
+        .where(Occurrence.file_id.in_(file_ids), GameRow.moves_hash.is_not(None), twin)
+    )
     with engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0)
+        return int(conn.execute(query).scalar() or 0)
 
 
 def _source_file(engine: Engine, path: Path, digest: str) -> tuple[int, bool]:
-    """The id of the file's row (made if new) and whether it was imported whole already."""
+    """The id of the file's row (made if new: two imports at once share it) and whether it was
+    imported whole already."""
+    with path.open("rb") as fh:
+        encoding = detect_encoding(fh)
+    new = {"path": shown_name(path), "sha256": digest, "size": path.stat().st_size,
+           "encoding": encoding, "complete": False, "games": 0,
+           "imported_at": datetime.now(UTC).replace(tzinfo=None)}  # fmt: skip
     with engine.begin() as conn:
+        upsert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+        conn.execute(upsert(SourceFile).values(new).on_conflict_do_nothing())
         row = conn.execute(
             select(SourceFile.id, SourceFile.complete).where(
                 SourceFile.path == shown_name(path), SourceFile.sha256 == digest
             )
-        ).first()
-        if row is not None:
-            return row[0], bool(row[1])
-        with path.open("rb") as fh:
-            encoding = detect_encoding(fh)
-        result = conn.execute(
-            insert(SourceFile).values(
-                path=shown_name(path),
-                sha256=digest,
-                size=path.stat().st_size,
-                encoding=encoding,
-                complete=False,
-                games=0,
-                imported_at=datetime.now(UTC).replace(tzinfo=None),
-            )
-        )
-        return int(result.inserted_primary_key[0]), False  # type: ignore[index]
+        ).one()
+        return int(row[0]), bool(row[1])
 
 
 def _present_indexes(engine: Engine, file_id: int) -> set[int]:
@@ -510,73 +474,88 @@ RETRIES = 5
 _RETRY_STATES = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
 
 
-def write_batch(engine: Engine, batch: list[tuple[int, Record]]) -> None:
-    """Write one batch of games in one transaction (again, if concurrent writers deadlocked)."""
+def write_batch(engine: Engine, batch: list[tuple[int, Record]]) -> SpanCounts:
+    """Write one batch of games in one transaction (again, if concurrent writers deadlocked);
+    what became of them, counted in the same transaction."""
     for attempt in range(RETRIES):
         try:
             with engine.begin() as conn:
-                _write(conn, batch)
-            return
+                return _write(conn, batch)
         except OperationalError as exc:
             if getattr(exc.orig, "sqlstate", None) not in _RETRY_STATES or attempt == RETRIES - 1:
                 raise
+    raise AssertionError("unreachable")
 
 
-def _write(conn: Connection, batch: list[tuple[int, Record]]) -> None:
+def _write(conn: Connection, batch: list[tuple[int, Record]]) -> SpanCounts:
     """Write games with their places in files. A game is stored once, with the tags and text of
-    its first occurrence in import order (lowest place): a game stored from a later place is
-    replaced, its other occurrences marked duplicates. Writing a batch again changes nothing, and
-    concurrent writers end where one writer in import order would."""
-    firsts: dict[str, tuple[dict[str, Any], Record]] = {}
-    occurrences: list[dict[str, Any]] = []
+    its first copy in import order (lowest place): a game stored from a later place is replaced,
+    its other copies marked. Writing a batch again changes nothing, and concurrent writers end
+    where one writer in import order would; each counts the games it added itself."""
+    firsts: dict[int, tuple[dict[str, Any], Record]] = {}
+    read: list[tuple[int, int, int, int, int]] = []  # file, index, line, game id, place
     for file_id, r in batch:
         index = r.report.index
         row = {**r.row, "file_id": file_id, "file_index": index, "place": place(file_id, index)}
-        occurrences.append({"file_id": file_id, "file_index": index, "game_id": row["id"],
-                            "place": row["place"]})  # fmt: skip
-        known = firsts.get(row["game_hash"])
+        read.append((file_id, index, r.report.line, row["id"], row["place"]))
+        known = firsts.get(row["id"])
         if known is None or row["place"] < known[0]["place"]:
-            firsts[row["game_hash"]] = (row, r)
-    games = [firsts[h] for h in sorted(firsts)]  # one lock order for all writers
+            firsts[row["id"]] = (row, r)
+    games = [firsts[i] for i in sorted(firsts)]  # one lock order for all writers
+    ids = [row["id"] for row, _ in games]
     upsert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(GameRow)
-    replaced = {c: upsert.excluded[c] for c in games[0][0] if c not in ("id", "game_hash")}
-    conn.execute(
-        upsert.on_conflict_do_update(
-            index_elements=["game_hash"], set_=replaced, where=upsert.excluded.place < GameRow.place
-        ),
-        [row for row, _ in games],
+    replace = {c: upsert.excluded[c] for c in games[0][0] if c not in ("id", "game_hash")}
+    upsert = upsert.on_conflict_do_update(
+        index_elements=["game_hash"], set_=replace, where=upsert.excluded.place < GameRow.place
     )
-    ids = [row["id"] for row, _ in games]  # a batch: few enough for one IN list
-    stored = dict(conn.execute(select(GameRow.id, GameRow.place).where(GameRow.id.in_(ids))).all())
-    won = [(row, r) for row, r in games if stored[row["id"]] == row["place"]]
-    if won:  # rows a retried task or a later place wrote go, to be written anew
-        won_ids = [row["id"] for row, _ in won]
-        conn.execute(delete(TagRow).where(TagRow.game_id.in_(won_ids)))
-        conn.execute(delete(PlyRow).where(PlyRow.game_id.in_(won_ids)))
-        conn.execute(
-            update(Occurrence).where(Occurrence.game_id.in_(won_ids)).values(duplicate=True)
-        )
-    tags = [
-        (row["id"], i, name[:100], value)
-        for row, r in won
-        for i, (name, value) in enumerate(r.tags)
-    ]
-    _add_rows(conn, TagRow.__tablename__, ["game_id", "position", "name", "value"], tags)
-    plies = [(row["id"], *p.values()) for row, r in won for p in r.plies]
-    if plies:
-        first = next(p for _, r in won for p in r.plies)
-        _add_rows(conn, PlyRow.__tablename__, ["game_id", *first], plies)
-    marks = [
-        (o["file_id"], o["file_index"], o["game_id"], stored[o["game_id"]] != o["place"])
-        for o in occurrences
-    ]
+    rows = [row for row, _ in games]
+    if conn.dialect.name == "sqlite":  # the writer holds the database: look, then write
+        before = _places(conn, ids)
+        conn.execute(upsert, rows)
+        inserted = {i for i in ids if i not in before}
+        replaced = {row["id"] for row in rows if row["id"] in before and
+                    row["place"] < before[row["id"]]}  # fmt: skip
+    else:  # rows inserted (not updated) by this statement have xmax 0
+        done = conn.execute(upsert.returning(GameRow.id, literal_column("xmax = 0", Boolean)), rows)
+        fresh = dict(done.all())
+        inserted = {i for i, new in fresh.items() if new}
+        replaced = {i for i, new in fresh.items() if not new}
+    stored = _places(conn, ids)
+    won = [r for row, r in games if row["id"] in inserted or row["id"] in replaced]
+    if replaced:  # the rows a later place wrote go, to be written anew
+        gone = sorted(replaced)
+        conn.execute(delete(TagRow).where(TagRow.game_id.in_(gone)))
+        conn.execute(delete(PlyRow).where(PlyRow.game_id.in_(gone)))
+        conn.execute(update(Occurrence).where(Occurrence.game_id.in_(gone)).values(duplicate=True))
+    _add_rows(conn, TagRow.__tablename__, ["game_id", "position", "name", "value"],
+              [t for r in won for t in r.tags])  # fmt: skip
+    _add_rows(conn, PlyRow.__tablename__, ["game_id", "ply", "move", "before", "after"],
+              [p for r in won for p in r.plies])  # fmt: skip
+    counts = SpanCounts()
+    marks = []
+    for file_id, index, line, gid, at in read:
+        first = stored[gid] == at
+        marks.append((file_id, index, line, gid, not first))
+        if first and gid in inserted:
+            counts.added += 1
+        elif first and gid not in replaced:
+            counts.already += 1
+        else:
+            counts.copies += 1
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     conn.exec_driver_sql(
-        f"INSERT INTO {Occurrence.__tablename__} (file_id, file_index, game_id, duplicate) "
-        f"VALUES ({mark}, {mark}, {mark}, {mark}) ON CONFLICT (file_id, file_index) "
+        f"INSERT INTO {Occurrence.__tablename__} (file_id, file_index, line, game_id, duplicate) "
+        f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark}) ON CONFLICT (file_id, file_index) "
         "DO UPDATE SET game_id = excluded.game_id, duplicate = excluded.duplicate",
         marks,
     )
+    return counts
+
+
+def _places(conn: Connection, ids: list[int]) -> dict[int, int]:
+    """The place each stored game of *ids* was stored from (a batch: few enough for IN)."""
+    rows = conn.execute(select(GameRow.id, GameRow.place).where(GameRow.id.in_(ids)))
+    return dict(rows.all())
 
 
 def _add_rows(

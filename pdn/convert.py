@@ -15,6 +15,7 @@ from typing import Any
 
 from pdn.fen import to_fen
 from pdn.game import Game, MoveNode, Node, Outcome, SetupNode, Tags
+from pdn.identity import Same, game_identity
 from pdn.notation import MoveForm, move_text, pdn_path
 from pdn.parallel import Runner
 from pdn.pipeline import OnProblem, Options, Progress, replay_paths
@@ -229,13 +230,19 @@ class Converted:
     text: str = ""
     data: dict[str, Any] | None = None
     rows: list[dict[str, Any]] | None = None
+    key: str | None = None  # the game's record or moves key, when duplicates are dropped
 
 
-def convert_one(game: Game, replay: Replay | None, to: Target, style: Style) -> Converted:
-    """A game converted to *to* (kept as written when it does not replay)."""
+def convert_one(
+    game: Game, replay: Replay | None, to: Target, style: Style, drop: Same | None = None
+) -> Converted:
+    """A game converted to *to* (kept as written when it does not replay), with its key of
+    kind *drop* when asked."""
     kept = replay is None or bool(replay.errors)
     src = game.source
     done = Converted(src.file, src.index + 1, src.line, kept)
+    if drop is not None:
+        done.key = game_identity(game, replay).key(drop)
     if to is Target.PDN:
         done.text = (
             game.raw.strip() + "\n"
@@ -264,28 +271,37 @@ def convert_paths(
     workers: int | Runner = 1,
     progress: Progress | None = None,
     on_problem: OnProblem | None = None,
-) -> Iterator[tuple[str, str | None]]:
+    drop: Same | None = None,
+) -> Iterator[tuple[str | None, str | None]]:
     """Pieces of the converted output, each with a warning for a game kept as written (or None),
     the same whatever runs the conversion (see :mod:`pdn.pipeline`).
 
     PDN: each game (converted, or unchanged when it does not replay) followed by a blank line;
-    JSON: one line per game; CSV: a header, then one row per move.
+    JSON: one line per game; CSV: a header, then one row per move. *drop*: a game with the
+    same record (copies) or moves (moves) as a game before it is left out: no piece (None), and
+    a warning naming the game it repeats.
     """
     if to not in set(Target):
         raise ValueError(f"unknown format {to!r}; choose one of {', '.join(Target)}")
     target = Target(to)
-    work = partial(convert_one, to=target, style=style or Style())
+    work = partial(convert_one, to=target, style=style or Style(), drop=drop)
     first = True
     options = Options(variant, rules)
+    seen: dict[str, str] = {}  # key of each game kept -> where it was read
     for done in replay_paths(paths, work, options, workers, progress, on_problem):
+        where = f"{done.file}:{done.line}: game {done.index}"
+        if drop is not None:
+            if done.key in seen:
+                what = "a copy of" if drop is Same.COPIES else "the same moves as"
+                yield None, f"{where}: dropped, {what} {seen[done.key]}"
+                continue
+            if done.key is not None:
+                seen[done.key] = f"{done.file}:{done.line} (game {done.index})"
         if target is Target.PDN:
             piece = ("" if first else "\n") + done.text
         elif target is Target.JSON:
             piece = json.dumps(done.data, ensure_ascii=False) + "\n"
         else:
             piece = csv_text(done.rows or [], header=first)
-        warning = (
-            f"{done.file}:{done.line}: game {done.index}: kept as written (it does not replay)"
-        )
-        yield piece, warning if done.kept else None
+        yield piece, f"{where}: kept as written (it does not replay)" if done.kept else None
         first = False

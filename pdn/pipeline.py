@@ -12,7 +12,7 @@ it must be picklable there: a module-level function, or a :func:`functools.parti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -126,11 +126,16 @@ class Done(Generic[R]):
     unread: str | None = None
 
 
-def task_results(task: Task, per_game: PerGame[R], options: Options) -> Done[R]:
+Skip = Mapping[Task, frozenset[int]]  # per task, the numbers of games not to replay
+
+
+def task_results(
+    task: Task, per_game: PerGame[R], options: Options, skip: Skip | None = None
+) -> Done[R]:
     """*per_game* of every game of a task (runs in worker processes)."""
     results: list[R] = []
     try:
-        for game, replay in task_games(task, options):
+        for game, replay in task_games(task, options, _skipped(task, skip)):
             results.append(per_game(game, replay))
     except OSError as exc:
         return Done(results, exc.strerror or str(exc))
@@ -144,13 +149,15 @@ def replay_tasks(
     runner: Runner,
     progress: Progress | None = None,
     on_problem: OnProblem | None = None,
+    skip: Skip | None = None,
 ) -> Iterator[tuple[Task, Iterator[R]]]:
     """Each task with the results of *per_game* on its games, in task order. In this process
     the results come one game at a time as they are made (read each task's results before the
     next task); elsewhere, by task. *progress* is told of the games and bytes done; a file that
-    breaks off while it is read is told to *on_problem* (else raises), the games before kept."""
+    breaks off while it is read is told to *on_problem* (else raises), the games before kept.
+    The games *skip* names for a task are not replayed (see :func:`task_games`)."""
     if runner.elsewhere:
-        work = partial(task_results, per_game=per_game, options=options)
+        work = partial(task_results, per_game=per_game, options=options, skip=skip)
         told = None if progress is None else partial(_task_done, progress)
         for task, done in run_tasks(work, tasks, runner, told):
             if done.unread is not None:
@@ -158,7 +165,11 @@ def replay_tasks(
             yield task, iter(done.results)
         return
     for task in tasks:
-        yield task, _here(task, per_game, options, progress, on_problem)
+        yield task, _here(task, per_game, options, progress, on_problem, _skipped(task, skip))
+
+
+def _skipped(task: Task, skip: Skip | None) -> frozenset[int]:
+    return skip.get(task, frozenset()) if skip else frozenset()
 
 
 def _unread(task: Task, reason: str, on_problem: OnProblem | None) -> None:
@@ -178,11 +189,12 @@ def _here(
     options: Options,
     progress: Progress | None,
     on_problem: OnProblem | None,
+    skip: frozenset[int],
 ) -> Iterator[R]:
     """The results of a task made here, one game at a time; progress told by game."""
     start = task.span.start if task.span else 0
     told = start
-    games = task_games(task, options)
+    games = task_games(task, options, skip)
     while True:
         try:
             game, replay = next(games)

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, create_engine, select, text
 
+from pdn.db.connection import open_database
 from pdn.db.schema import Base
-from pdn.db.store import ImportStats, import_paths, open_database
+from pdn.db.store import ImportStats, import_paths
 from pdn.position import CORES, use_core
 from pdn.validate import validate_paths
 
@@ -136,6 +137,22 @@ def postgres_database() -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+def _backends() -> list[object]:
+    why = postgres_reason()
+    skip = [pytest.mark.skip(reason=why)] if why else []
+    return ["sqlite", pytest.param("postgres", marks=skip)]
+
+
+@pytest.fixture(params=_backends())
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: an SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "test.db")
+        return
+    with postgres_database() as url:
+        yield url
 
 
 def table_digests(engine: Engine) -> dict[str, tuple[int, str]]:

@@ -25,8 +25,9 @@ from conftest import (
 )
 from pdn.cli.app import app
 from pdn.cluster import ClusterError, DaskRunner, connect
+from pdn.db.connection import open_database
 from pdn.db.schema import GameRow
-from pdn.db.store import ImportStats, import_paths, open_database
+from pdn.db.store import ImportStats, import_paths
 from pdn.reader import read_games
 from pdn.validate import validate_paths
 
@@ -43,7 +44,7 @@ def cluster() -> Iterator[DaskRunner]:
 
 
 def _counts(stats: ImportStats) -> tuple[int, ...]:
-    return (stats.files, stats.games, stats.added, stats.duplicates, stats.already,
+    return (stats.files, stats.games, stats.added, stats.copies, stats.already,
             stats.invalid, stats.syntax_errors)  # fmt: skip
 
 
@@ -154,8 +155,8 @@ def test_a_worker_killed_mid_import_changes_nothing(tmp_path: Path) -> None:
         killer.join()
         assert killed and killed[0] < single_stats.added  # killed in the middle
         assert pids[0] not in runner.client.run(os.getpid).values()  # a new worker took over
-        assert (stats.games, stats.added, stats.duplicates, stats.invalid) == (
-            single_stats.games, single_stats.added, single_stats.duplicates, single_stats.invalid,
+        assert (stats.games, stats.added, stats.copies, stats.invalid) == (
+            single_stats.games, single_stats.added, single_stats.copies, single_stats.invalid,
         )  # fmt: skip
         assert table_digests(engine) == table_digests(single)
         engine.dispose()

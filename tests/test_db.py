@@ -1,12 +1,19 @@
-"""The game database on SQLite and on PostgreSQL: import, idempotence, interrupted imports,
-questions answered against numbers worked out by hand, refusals."""
+"""The game database on SQLite and on PostgreSQL: import, idempotence, interrupted and
+concurrent imports, faults (a silent server, a damaged file, a kill while the database is made,
+a read-only folder), refusals."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from itertools import islice
@@ -19,6 +26,7 @@ from typer.testing import CliRunner
 
 import pdn.db.store
 import pdn.parallel
+import pdn.replay
 from conftest import (
     corpus_dir,
     corpus_files,
@@ -27,28 +35,13 @@ from conftest import (
     table_digests,
 )
 from pdn.cli.app import app
-from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
+from pdn.db.connection import DatabaseRefused, open_database
+from pdn.db.questions import GameFilter, find_games
 from pdn.db.schema import GameRow, Occurrence, PlyRow, SourceFile, TagRow
-from pdn.db.store import DatabaseRefused, ImportStats, import_paths, open_database
+from pdn.db.store import ImportStats, import_paths
 from pdn.reader import read_games
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
-
-
-def _backends() -> list[object]:
-    why = postgres_reason()
-    skip = [pytest.mark.skip(reason=why)] if why else []
-    return ["sqlite", pytest.param("postgres", marks=skip)]
-
-
-@pytest.fixture(params=_backends())
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database: an SQLite file, or a new PostgreSQL database."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "test.db")
-        return
-    with postgres_database() as url:
-        yield url
 
 
 def count(engine: Engine, model: type) -> int:
@@ -62,7 +55,8 @@ def count(engine: Engine, model: type) -> int:
 def test_import_samples_then_again_adds_nothing(db: str) -> None:
     engine = open_database(db)
     stats = import_paths(engine, [SAMPLES])
-    assert (stats.files, stats.games, stats.added, stats.duplicates) == (5, 50, 50, 0)
+    assert (stats.files, stats.games, stats.added, stats.copies) == (5, 50, 50, 0)
+    assert stats.same_moves == 0
     assert (stats.invalid, stats.syntax_errors) == (0, 0)
     before = [count(engine, m) for m in (GameRow, TagRow, PlyRow, Occurrence, SourceFile)]
     again = import_paths(engine, [SAMPLES])
@@ -102,25 +96,45 @@ def test_import_the_whole_corpus(corpus_db: tuple[Engine, ImportStats]) -> None:
     engine, stats = corpus_db
     # the games of SOURCES.tsv (counted by hand), and the one file of a syntax error
     assert stats.games == sum(f.games for f in corpus_files()) and stats.syntax_errors == 1
-    assert stats.added + stats.duplicates == stats.games
-    # files that are another encoding of a file read before them: every game a duplicate
+    assert stats.added + stats.copies == stats.games and stats.already == 0
+    assert count(engine, GameRow) == stats.added and count(engine, Occurrence) == stats.games
+    # files that are a Latin-1 copy of a UTF-8 file read before them: every game a copy
     copies = {
         "international/wiegerw2017-FAIL-40Camp-latin1.pdn": 45,
         "international/wiegerw2017-nk2003-amsterdam-latin1.pdn": 33,
         "italian/wiegerw2017-Campionato_Assoluto_2005-latin1.pdn": 53,
-        "russian/wiegerw2017-FAIL-abatsiev-cp1251.pdn": 56,
     }
+    assert {name: _copies(engine, corpus / name) for name in copies} == copies
+    # a cp1251 copy of a UTF-8 file is read as cp1252: its names differ, so its 56 games are
+    # games of their own, each with the same moves as one of the UTF-8 file
+    cp1251 = corpus / "russian/wiegerw2017-FAIL-abatsiev-cp1251.pdn"
+    assert _copies(engine, cp1251) == 0
     with engine.connect() as conn:
-        for name, games in copies.items():
-            dup = conn.execute(
+        twins = conn.execute(
+            select(func.count(func.distinct(GameRow.id)))
+            .join(SourceFile, SourceFile.id == GameRow.file_id)
+            .where(SourceFile.path == str(cp1251), GameRow.moves_hash.in_(
+                select(GameRow.moves_hash).join(SourceFile, SourceFile.id == GameRow.file_id)
+                .where(SourceFile.path != str(cp1251))
+            ))
+        ).scalar()  # fmt: skip
+    assert twins == 56
+    again = import_paths(engine, [corpus])
+    assert again.added == 0 and again.skipped_files == 166
+
+
+def _copies(engine: Engine, path: Path) -> int:
+    """How many games read from *path* are copies of games stored from elsewhere."""
+    with engine.connect() as conn:
+        return int(
+            conn.execute(
                 select(func.count())
                 .select_from(Occurrence)
                 .join(SourceFile, SourceFile.id == Occurrence.file_id)
-                .where(SourceFile.path == str(corpus / name), Occurrence.duplicate)
+                .where(SourceFile.path == str(path), Occurrence.duplicate)
             ).scalar()
-            assert dup == games, name
-    again = import_paths(engine, [corpus])
-    assert again.added == 0 and again.skipped_files == 166
+            or 0
+        )
 
 
 def test_workers_write_the_same_database(
@@ -133,7 +147,7 @@ def test_workers_write_the_same_database(
     import_paths(one, [path])
     engine = open_database(db)
     stats = import_paths(engine, [path], workers=2)
-    assert (stats.games, stats.added + stats.duplicates) == (460, 460)
+    assert (stats.games, stats.added + stats.copies) == (460, 460)
     assert table_digests(engine) == table_digests(one)
     # as if stopped after game 200: the rest is imported again, and nothing else
     with engine.begin() as conn:
@@ -144,7 +158,7 @@ def test_workers_write_the_same_database(
         conn.execute(delete(GameRow).where(GameRow.file_index > 200))
         conn.execute(update(SourceFile).values(complete=False, games=0))
     again = import_paths(engine, [path], workers=2)
-    assert (again.games, again.already, again.added + again.duplicates) == (460, 200, 260)
+    assert (again.games, again.already, again.added + again.copies) == (460, 200, 260)
     assert table_digests(engine) == table_digests(one)
     engine.dispose()
     one.dispose()
@@ -178,7 +192,7 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
         assert conn.execute("SELECT complete FROM source_files").fetchone()[0] == 0
     engine = open_database(str(target))
     stats = import_paths(engine, [path])
-    assert stats.already >= killed and stats.added + stats.duplicates + stats.already == 4000
+    assert stats.already >= killed and stats.added + stats.copies + stats.already == 4000
     assert count(engine, Occurrence) == 4000
     clean = open_database(str(tmp_path / "clean.db"))
     import_paths(clean, [path])
@@ -209,94 +223,6 @@ def test_an_import_stopped_by_the_database_says_so(
     assert "run it again" in result.stderr
 
 
-# --- questions, on games whose numbers are worked out by hand --------------------------------
-
-SMALL = """
-[GameType "21"] [Result "1-0"] [White "W1"] [Black "B1"]
-1. 11-15 23-19 2. 8-11 *
-
-[GameType "21"] [Result "1/2-1/2"] [White "W2"] [Black "B1"]
-1. 11-15 23-19 2. 9-14 *
-
-[GameType "21"] [Result "0-1"] [White "W1"] [Black "B2"]
-1. 11-15 22-17 *
-
-[GameType "21"] [Result "1-0"] [White "W2"] [Black "B2"] [Event "Ballot 1"]
-1. 9-13 21-17 2. 5-9 *
-
-[GameType "21"] [Result "1/2-1/2"] [White "O'Brien"] [Black "B1"] [Event "Ballot 1"]
-1. 9-13 21-17 2. 5-9 17-14 *
-
-[GameType "21"] [FEN "W:WK28:BK2"] [Result "1/2-1/2"]
-28-32 2-7 32-28 7-2 28-32 2-7 32-28 7-2 *
-"""
-
-
-@pytest.fixture
-def small(db: str, tmp_path: Path) -> Iterator[Engine]:
-    path = tmp_path / "small.pdn"
-    path.write_text(SMALL, encoding="utf-8")
-    engine = open_database(db)
-    import_paths(engine, [path])
-    yield engine
-    engine.dispose()
-
-
-def test_explorer_from_the_start(small: Engine) -> None:
-    frame = explore(small, "english")
-    rows = frame.set_index("move").to_dict("index")
-    # 11-15: won by the first player (Black) once, drawn once, lost once
-    assert rows["11-15"] == {"games": 3, "first_wins": 1, "draws": 1, "second_wins": 1,
-                             "score": 50.0, "draw_rate": 33.3}  # fmt: skip
-    assert rows["9-13"] == {"games": 2, "first_wins": 1, "draws": 1, "second_wins": 0,
-                            "score": 75.0, "draw_rate": 50.0}  # fmt: skip
-    assert list(frame["move"]) == ["11-15", "9-13"]
-
-
-def test_explorer_after_moves_and_position_search(small: Engine) -> None:
-    rows = explore(small, "english", moves="11-15").set_index("move").to_dict("index")
-    assert rows["23-19"]["games"] == 2 and rows["23-19"]["score"] == 75.0
-    assert rows["22-17"]["second_wins"] == 1 and rows["22-17"]["score"] == 0.0
-    found = find_games(small, GameFilter(variant="english", moves="1. 11-15 23-19"))
-    assert sorted(found["white"]) == ["W1", "W2"]
-
-
-def test_opening_statistics_by_ballot(small: Engine) -> None:
-    frame = opening_stats(small, ballots=True)
-    # games 4 and 5 play ballot 001; games 1 and 2 ballots 126 and 128; game 3 is too short
-    assert frame.to_dict("records") == [
-        {"ballot": "001 09-13 21-17 05-09", "opening": "9-13 21-17 5-9", "games": 2,
-         "first_wins": 1, "draws": 1, "second_wins": 0, "score": 75.0, "draw_rate": 50.0},
-        {"ballot": "126 11-15 23-19 08-11", "opening": "11-15 23-19 8-11", "games": 1,
-         "first_wins": 1, "draws": 0, "second_wins": 0, "score": 100.0, "draw_rate": 0.0},
-        {"ballot": "128 11-15 23-19 09-14", "opening": "11-15 23-19 9-14", "games": 1,
-         "first_wins": 0, "draws": 1, "second_wins": 0, "score": 50.0, "draw_rate": 100.0},
-    ]  # fmt: skip
-    by_two = opening_stats(small, variant="english", plies=2, min_games=2)
-    assert sorted(by_two["opening"]) == ["11-15 23-19", "9-13 21-17"]
-
-
-def test_draw_statistics(small: Engine) -> None:
-    by_variant = draw_stats(small, "variant").to_dict("records")
-    assert by_variant == [
-        {"variant": "english", "games": 6, "draws": 3, "draw_rate": 50.0, "by_moves_rule": 0,
-         "by_repetition": 1, "by_agreement": 2},
-    ]  # fmt: skip
-    by_termination = draw_stats(small, "termination").set_index("termination")
-    assert by_termination.loc["draw-repetition", "draws"] == 1
-    assert by_termination.loc["undecided", "games"] == 5
-    by_player = draw_stats(small, "player").set_index("player")
-    assert by_player.loc["B1", "games"] == 3 and by_player.loc["B1", "draws"] == 2
-
-
-def test_user_values_are_bound_parameters(small: Engine) -> None:
-    assert find_games(small, GameFilter(player="O'Brien")).shape[0] == 1
-    hostile = "x'; DROP TABLE games; --"
-    assert find_games(small, GameFilter(player=hostile, event=hostile)).empty
-    assert count(small, GameRow) == 6
-    assert find_games(small, GameFilter(variant="russian")).empty
-
-
 # --- refusals -------------------------------------------------------------------------------
 
 
@@ -319,7 +245,238 @@ def test_refuses_a_newer_or_older_schema(tmp_path: Path) -> None:
         conn.execute("UPDATE pdn_meta SET value = '99' WHERE key = 'schema_version'")
     with pytest.raises(DatabaseRefused, match="newer version"):
         open_database(str(path))
-    with sqlite3.connect(path) as conn:  # schema 1 numbered games in import order
-        conn.execute("UPDATE pdn_meta SET value = '1' WHERE key = 'schema_version'")
+    with sqlite3.connect(path) as conn:  # schema 2 merged games with the same moves
+        conn.execute("UPDATE pdn_meta SET value = '2' WHERE key = 'schema_version'")
     with pytest.raises(DatabaseRefused, match=r"older version .* import the archives into a new"):
         open_database(str(path))
+
+
+def test_a_rerun_replays_only_what_is_missing(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the file cut into spans of about 3 kB: the stored games are found span by span
+    monkeypatch.setattr(pdn.parallel, "SPAN_BYTES", 3_000)
+    path = SAMPLES / "english-oca-first20.pdn"
+    engine = open_database(db)
+    first = import_paths(engine, [path])
+    assert (first.games, first.added) == (20, 20)
+    with engine.begin() as conn:  # as if stopped after game 12
+        late = select(GameRow.id).where(GameRow.file_index > 12)
+        for model in (TagRow, PlyRow):
+            conn.execute(delete(model).where(model.game_id.in_(late)))
+        conn.execute(delete(Occurrence).where(Occurrence.file_index > 12))
+        conn.execute(delete(GameRow).where(GameRow.file_index > 12))
+        conn.execute(update(SourceFile).values(complete=False, games=0))
+    replayed: list[int] = []
+    replay = pdn.replay.replay_game
+
+    def counted(game: pdn.db.store.Game, *args: object) -> object:
+        replayed.append(game.source.index + 1)
+        return replay(game, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pdn.replay, "replay_game", counted)
+    again = import_paths(engine, [path])
+    assert (again.games, again.already, again.added, again.copies) == (20, 12, 8, 0)
+    # games 13 to 20, once each (game 1 may be replayed to learn the file's variant)
+    assert sorted(i for i in replayed if i > 1) == list(range(13, 21))
+    assert count(engine, GameRow) == 20 and count(engine, Occurrence) == 20
+    engine.dispose()
+
+
+def test_two_imports_at_once_each_count_what_they_did(tmp_path: Path) -> None:
+    russian = corpus_dir() / "russian" / "migo-World_Championship_1998.pdn"  # 460 games
+    english = SAMPLES / "english-oca-first20.pdn"
+    target = tmp_path / "both.db"
+    open_database(str(target)).dispose()
+    script = (
+        "import json, sys\n"
+        "from pdn.db.connection import open_database\n"
+        "from pdn.db.store import import_paths\n"
+        "s = import_paths(open_database(sys.argv[1]), sys.argv[2:])\n"
+        "print(json.dumps([s.games, s.added, s.copies, s.already]))\n"
+    )
+    runs = [
+        subprocess.Popen([sys.executable, "-c", script, str(target), str(russian), *more],
+                         stdout=subprocess.PIPE, text=True)
+        for more in ([], [str(english)])
+    ]  # fmt: skip
+    told = [json.loads(p.communicate(timeout=600)[0]) for p in runs]
+    assert [p.returncode for p in runs] == [0, 0]
+    for games, added, copies, already in told:
+        assert games == added + copies + already
+    assert [t[0] for t in told] == [460, 480]
+    engine = open_database(str(target))
+    assert sum(t[1] for t in told) == count(engine, GameRow) == 480
+    assert count(engine, Occurrence) == 480  # each file read once, whoever stored its games
+    engine.dispose()
+
+
+@pytest.fixture
+def silent_server() -> Iterator[int]:
+    """A port on 127.0.0.1 that accepts connections and never answers."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                accepted.append(server.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    stop.set()
+    thread.join()
+    for conn in accepted:
+        conn.close()
+    server.close()
+
+
+def _pdn(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`pdn ARGS` in a process of its own (a hang fails the test instead of stopping it)."""
+    cmd = [sys.executable, "-m", "pdn.cli.app", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_server_that_never_answers_stops_the_command(silent_server: int) -> None:
+    url = f"postgresql://pdn:hunter2@127.0.0.1:{silent_server}/games"
+    for args in (["query", "--db", url], ["import", str(SAMPLES), "--db", url]):
+        done = _pdn(*args)
+        assert done.returncode == 1, done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        assert done.stderr.startswith(f"pdn: postgresql://pdn:***@127.0.0.1:{silent_server}/")
+        assert "cannot connect" in done.stderr and "hunter2" not in done.stdout + done.stderr
+
+
+def test_urls_we_cannot_use_get_one_line_without_the_password(tmp_path: Path) -> None:
+    closed = socket.create_server(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens there now
+    runner = CliRunner()
+    cases = {
+        f"postgresql://pdn:hunter2@127.0.0.1:{port}/games": (1, "cannot connect to the database"),
+        "mysql://pdn:hunter2@localhost/games": (2, "mysql is not supported; use an SQLite file"),
+        "postgresql://pdn:hunter2@host:port/games": (2, "not a database URL; use an SQLite file"),
+        "sqlite://pdn:hunter2@host/games.db": (2, "not a database URL; use an SQLite file"),
+        "://": (2, "not a database URL"),
+    }
+    for url, (code, message) in cases.items():
+        for command in (["query"], ["stats", "draws"], ["import", str(SAMPLES)]):
+            done = runner.invoke(app, [*command, "--db", url])
+            assert done.exit_code == code, (url, command, done.output)
+            assert message in done.stderr and done.stderr.count("\n") == 1, done.stderr
+            assert ("hunter2" not in done.output and done.exception is None) or isinstance(
+                done.exception, SystemExit
+            )
+
+
+def test_postgresql_stores_what_sqlite_stores(tmp_path: Path) -> None:
+    why = postgres_reason()
+    if why:
+        pytest.skip(why)
+    path = tmp_path / "odd.pdn"
+    long = " ".join(["Grand"] * 200)
+    path.write_bytes(
+        f'[Event "Cup\x00final"]\n[Site "{long}"]\n[{"Annotator" * 20} "x"]\n[GameType "21"]\n'
+        "1. 11-15 23-19 *\n\n".encode()
+    )
+    lite = open_database(str(tmp_path / "odd.db"))
+    stats = import_paths(lite, [path])
+    assert stats.added == 1
+    assert stats.warnings == [f"{path}:1: game 1: NUL bytes stored as \u2400"]
+    with postgres_database() as url:
+        server = open_database(url)
+        assert import_paths(server, [path]).warnings == stats.warnings
+        assert table_digests(server) == table_digests(lite)
+        frame = find_games(server, GameFilter())
+        assert frame["event"].tolist() == ["Cup\u2400final"]
+        assert frame["site"].tolist() == [long]
+        server.dispose()
+    lite.dispose()
+
+
+def test_a_kill_while_the_database_is_made_leaves_it_usable(db: str) -> None:
+    # the process kills itself once the last table is made, before the database is marked ours
+    script = (
+        "import os, signal, sys\n"
+        "from sqlalchemy import event\n"
+        "from pdn.db.connection import open_database\n"
+        "from pdn.db.schema import PlyRow\n"
+        "event.listen(PlyRow.__table__, 'after_create',\n"
+        "             lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL))\n"
+        "open_database(sys.argv[1])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, db], timeout=120)
+    assert done.returncode == -signal.SIGKILL
+    engine = open_database(db)
+    assert import_paths(engine, [SAMPLES / "english-oca-first20.pdn"]).added == 20
+    engine.dispose()
+
+
+def _damage(path: Path) -> None:
+    """Overwrite the first page of the plies table and of its indexes with junk."""
+    with sqlite3.connect(path) as conn:
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        roots = [r[0] for r in conn.execute(
+            "SELECT rootpage FROM sqlite_master WHERE tbl_name = 'plies' AND rootpage > 1"
+        )]  # fmt: skip
+    conn.close()
+    with path.open("r+b") as fh:
+        for page in roots:
+            fh.seek((page - 1) * size)
+            fh.write(bytes(range(7, 250)) * (size // 243) + b"\xff" * (size % 243))
+
+
+def test_a_damaged_file_is_named_as_such(tmp_path: Path) -> None:
+    target = tmp_path / "damaged.db"
+    engine = open_database(str(target))
+    import_paths(engine, [SAMPLES])
+    engine.dispose()
+    _damage(target)
+    runner = CliRunner()
+    for args in (
+        ["query", "--db", str(target), "-v", "english", "--moves", "11-15"],
+        ["explore", "--db", str(target), "-v", "english"],
+        ["report", str(target), "-o", str(tmp_path / "report.html")],
+    ):
+        done = runner.invoke(app, args)
+        assert done.exit_code == 1, (args, done.output)
+        assert done.stderr.startswith(f"pdn: {target}: the database file is damaged (")
+        assert done.stderr.count("\n") == 1
+    assert not (tmp_path / "report.html").exists()
+
+
+def test_read_commands_work_in_a_read_only_folder(tmp_path: Path) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="pdn-read-only-"))
+    target = folder / "games.db"
+    engine = open_database(str(target))
+    import_paths(engine, [SAMPLES])
+    engine.dispose()
+    assert sorted(p.name for p in folder.iterdir()) == ["games.db"]
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # root writes anywhere: run without its capabilities
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv to drop its capabilities")
+        prefix = ["setpriv", "--bounding-set=-all", "--"]
+    target.chmod(0o444)
+    folder.chmod(0o555)
+    report = tmp_path / "report.html"
+    try:
+        for args in (
+            ["query", "--db", str(target), "-f", "csv", "--limit", "3"],
+            ["explore", "--db", str(target), "-v", "english"],
+            ["stats", "draws", "--db", str(target)],
+            ["duplicates", str(target)],
+            ["report", str(target), "-o", str(report)],
+        ):
+            cmd = [*prefix, sys.executable, "-m", "pdn.cli.app", *args]
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, (args, done.stderr)
+        assert report.stat().st_size > 1000
+        denied = subprocess.run([*prefix, "touch", str(folder / "x")], capture_output=True)
+        assert denied.returncode != 0  # the folder was read-only to those commands
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 from conftest import corpus_dir
 from pdn.cli.app import app
-from pdn.db.store import import_paths, open_database
+from pdn.db.connection import open_database
+from pdn.db.store import import_paths
 from pdn.files import FileProblem
 from pdn.game import Game
 from pdn.listing import GameRow, list_games

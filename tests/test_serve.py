@@ -37,8 +37,9 @@ from conftest import (
 )
 from pdn.board import BLACK, WHITE
 from pdn.cli.app import app
+from pdn.db.connection import open_database
 from pdn.db.questions import explore
-from pdn.db.store import import_paths, open_database
+from pdn.db.store import import_paths
 from pdn.fen import parse_fen, to_fen
 from pdn.game import Game
 from pdn.position import Position

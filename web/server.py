@@ -13,7 +13,7 @@ import uvicorn
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
-from pdn.db.store import database_url, open_database
+from pdn.db.connection import database_url, open_database
 from pdn.web.app import LOOPBACK_NAMES, make_app
 
 

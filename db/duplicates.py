@@ -1,0 +1,66 @@
+"""Duplicates, listed as groups of games each named by file, index and line: in files (every
+game replayed) or in a database (every place a game was read from), with the same groups for
+the same files.
+
+By copies: the same record (:mod:`pdn.identity`). By moves: the same variant, start and moves,
+whatever the headers (copies of a game are among them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import pandas as pd
+from sqlalchemy import Engine, func, select
+
+from pdn.db.schema import GameRow, Occurrence, SourceFile
+from pdn.db.store import PLACE_BITS
+from pdn.identity import Same, duplicate_groups, identify_paths
+
+COLUMNS = ["group", "file", "index", "line", "white", "black", "event", "date", "result"]
+
+
+def file_duplicates(
+    paths: Iterable[str | Path], by: Same, variant: str | None = None, rules: str = "seed"
+) -> pd.DataFrame:
+    """The groups of duplicates among the games under *paths*, in reading order."""
+    rows = [
+        (n, g.file, g.index, g.line, g.white, g.black, g.event, g.date, g.result)
+        for n, group in enumerate(duplicate_groups(identify_paths(paths, variant, rules), by), 1)
+        for g in group
+    ]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def database_duplicates(engine: Engine, by: Same) -> pd.DataFrame:
+    """The groups of duplicates among the places the games of a database were read from, in
+    import order."""
+    key = GameRow.id if by is Same.COPIES else GameRow.moves_hash
+    read = (
+        select(
+            key.label("key"),
+            func.count().over(partition_by=key).label("n"),
+            func.min(Occurrence.file_id * 2**PLACE_BITS + Occurrence.file_index)  # place
+            .over(partition_by=key)
+            .label("first"),
+            SourceFile.path.label("file"),
+            Occurrence.file_index.label("index"),
+            Occurrence.line,
+            GameRow.white,
+            GameRow.black,
+            GameRow.event,
+            GameRow.date,
+            GameRow.result,
+            Occurrence.file_id,
+        )
+        .join(GameRow, GameRow.id == Occurrence.game_id)
+        .join(SourceFile, SourceFile.id == Occurrence.file_id)
+        .where(key.is_not(None))
+        .subquery()
+    )
+    query = select(read).where(read.c.n > 1).order_by(read.c.first, read.c.file_id, read.c.index)
+    with engine.connect() as conn:
+        frame = pd.read_sql(query, conn)
+    frame["group"] = (frame["first"] != frame["first"].shift()).cumsum()
+    return frame[COLUMNS].reset_index(drop=True)
