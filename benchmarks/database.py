@@ -1,5 +1,9 @@
-"""Database speed: import games/s (one worker and two), size per game, and the time of
+"""Database speed: import games/s (one worker and two), what one worker spends on each part of
+an import (replaying, building the rows, writing them), size per game, and the time of
 `stats openings` and `explore` on a database of over 200,000 games.
+
+Figures are wall-clock and, for one worker, CPU seconds of this process too (on a machine shared
+with other work the CPU figure is the steadier one).
 
 The large database is the OCA archive imported once, then its rows copied under new ids until
 there are 200,000 games or more (duplicates would otherwise be recognised and not stored again).
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from sqlalchemy import func, select, text
@@ -19,7 +24,9 @@ from _env import corpus_file, timed
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
 from pdn.db.schema import GameRow
-from pdn.db.store import import_paths
+from pdn.db.store import build_record, import_paths, write_batch
+from pdn.reader import read_games
+from pdn.replay import replay_game
 
 TARGET = 200_000
 
@@ -45,8 +52,8 @@ def grow(db: str) -> int:
                 f"INSERT INTO games ({names}) SELECT {values} FROM games WHERE id IN {originals}"
             ))  # fmt: skip
             conn.execute(text(
-                f"INSERT INTO plies SELECT {new_id}, ply, move, start, \"end\", path, captured, "
-                f"crowns, before, after FROM plies WHERE game_id IN {originals}"
+                f"INSERT INTO plies SELECT {new_id}, ply, move, before, after FROM plies "
+                f"WHERE game_id IN {originals}"
             ))  # fmt: skip
             conn.execute(text(
                 f"INSERT INTO tags SELECT {new_id}, position, name, value FROM tags "
@@ -57,6 +64,35 @@ def grow(db: str) -> int:
     return int(total)
 
 
+def parts(oca: Path, work: Path) -> None:
+    """CPU seconds per game of one worker's import, part by part."""
+    clock = time.process_time
+    start = clock()
+    games = [(g, replay_game(g, None, "seed", "english")) for g in read_games(oca)]
+    replayed = clock()
+    records = [build_record(g, r) for g, r in games]
+    built = clock()
+    db = work / "parts.db"
+    db.unlink(missing_ok=True)
+    engine = open_database(str(db))
+    with engine.begin() as conn:
+        file_id = conn.execute(text(
+            "INSERT INTO source_files (path, sha256, size, encoding, complete, games, "
+            "imported_at) VALUES ('oca', '', 0, 'utf-8', 0, 0, '2026-01-01') RETURNING id"
+        )).scalar_one()  # fmt: skip
+    for i, r in enumerate(records, 1):
+        r.report.index = i
+    written = clock()
+    for i in range(0, len(records), 1000):
+        write_batch(engine, [(file_id, r) for r in records[i : i + 1000]])
+    done = clock()
+    engine.dispose()
+    n = len(records)
+    for label, seconds in (("read and replay", replayed - start), ("build the rows", built -
+                           replayed), ("write into SQLite", done - written)):  # fmt: skip
+        print(f"  {label:18s} {1e3 * seconds / n:6.3f} ms/game  ({n / seconds:7,.0f} games/s)")
+
+
 def main() -> None:
     work = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp())
     oca = corpus_file("english/OCA_2.0.pdn")
@@ -64,13 +100,19 @@ def main() -> None:
         db = work / f"oca-{workers}.db"
         db.unlink(missing_ok=True)
         engine = open_database(str(db))
+        cpu = time.process_time()
         seconds, stats = timed(lambda e=engine, w=workers: import_paths(e, [oca], workers=w))
+        cpu = time.process_time() - cpu
         engine.dispose()
         size = db.stat().st_size
+        mine = f", {stats.games / cpu:,.0f} games per CPU second" if workers == 1 else ""
         print(
             f"import OCA_2.0.pdn, {workers} worker(s): {stats.games} games in {seconds:.1f} s, "
-            f"{stats.games / seconds:,.0f} games/s; {size / stats.added / 1024:.1f} KiB per game"
+            f"{stats.games / seconds:,.0f} games/s{mine}; {size / stats.added / 1024:.1f} KiB "
+            "per game"
         )
+    print("one worker, part by part (CPU):")
+    parts(oca, work)
     db = str(work / "oca-1.db")
     total = grow(db)
     engine = open_database(db)

@@ -24,6 +24,7 @@ DEFAULT_DB = "draughts.db"
 CONNECT_TIMEOUT = 10  # seconds to reach a PostgreSQL server and log in
 STATEMENT_TIMEOUT = 600  # seconds one PostgreSQL statement may run
 SQLITE_WAIT = 60  # seconds an SQLite writer waits while another writes
+SQLITE_CACHE_KIB = 65536  # page cache of a writer: an import inserts all over the indexes
 SUPPORTED = (
     "an SQLite file (games.db, sqlite:///games.db) or PostgreSQL (postgresql://USER@HOST/DB)"
 )
@@ -105,10 +106,12 @@ def _sqlite_reader(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_writer(dbapi_connection: Any, _record: Any) -> None:
+    """WAL, and foreign keys declared but not enforced (SQLite's default: an import writes each
+    game with its rows in one transaction, and nothing deletes a game)."""
     dbapi_connection.isolation_level = None
     dbapi_connection.execute("PRAGMA journal_mode=WAL")
     dbapi_connection.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit is atomic either way
-    dbapi_connection.execute("PRAGMA foreign_keys=ON")
+    dbapi_connection.execute(f"PRAGMA cache_size=-{SQLITE_CACHE_KIB}")
 
 
 def _sqlite_begin(conn: Any) -> None:

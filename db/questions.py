@@ -29,7 +29,7 @@ from sqlalchemy import (
 from sqlalchemy.sql.elements import SQLCoreOperations
 
 from pdn.ballots import three_move_ballots
-from pdn.db.schema import GameRow, PlyRow, SourceFile
+from pdn.db.schema import GameRow, PlyRow, SourceFile, at_ply
 from pdn.fen import parse_fen
 from pdn.position import Position
 from pdn.reader import make_move
@@ -299,7 +299,7 @@ def opening_stats(
             select(PlyRow.after.label("position"), func.min(GameRow.place).label("first"),
                    *_counts(GameRow.id, GameRow.winner))
             .join(GameRow, GameRow.id == PlyRow.game_id)
-            .where(PlyRow.ply == plies)
+            .where(at_ply(plies))
             .group_by(PlyRow.after)
         )  # fmt: skip
         if variant:

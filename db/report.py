@@ -8,7 +8,7 @@ import pandas as pd
 from sqlalchemy import Engine, func, select
 
 from pdn.db.questions import draw_stats, opening_stats
-from pdn.db.schema import GameRow, PlyRow
+from pdn.db.schema import GameRow, PlyRow, at_ply
 from pdn.diagram import svg_diagram
 from pdn.fen import parse_fen
 from pdn.position import Position
@@ -58,7 +58,7 @@ def _common_position(engine: Engine) -> tuple[Position, str, int] | None:
     with engine.connect() as conn:
         row = conn.execute(
             select(PlyRow.after, func.count().label("n"), func.min(PlyRow.game_id))
-            .where(PlyRow.ply == OPENING_PLIES)
+            .where(at_ply(OPENING_PLIES))
             .group_by(PlyRow.after)
             .order_by(func.count().desc(), PlyRow.after)
             .limit(1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,6 +32,7 @@ from sqlalchemy import (
     func,
     literal_column,
     select,
+    tuple_,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -39,10 +41,9 @@ from sqlalchemy.orm import aliased
 
 from pdn.db.connection import connect
 from pdn.db.schema import GameRow, Occurrence, PlyRow, SourceFile, TagRow
-from pdn.fen import to_fen
 from pdn.files import FileProblem, shown_name
 from pdn.game import Game, Outcome
-from pdn.identity import game_identity, main_line
+from pdn.identity import game_identity, main_line, start_fen
 from pdn.parallel import Runner, Task, as_runner, run_tasks
 from pdn.pipeline import OnProblem, Options, Progress, find_files, plan, replay_tasks, task_games
 from pdn.reader import detect_encoding, read_games
@@ -50,7 +51,7 @@ from pdn.replay import Replay
 from pdn.validate import GameReport, report_game
 from pdn.variants import get_variant
 
-BATCH = 500
+BATCH = 1000
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 
 
@@ -79,6 +80,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         digests = [p.digest() for p in replay.positions[: len(moves) + 1]]
         plies = [(gid, i + 1, m, digests[i], digests[i + 1]) for i, m in enumerate(moves)]
     start = replay.positions[0] if replay and replay.positions else None
+    fen = start_fen(replay) if replay else None
     nul = "\x00" in game.raw
     shown = _shown if nul else _same
     tags = [(gid, i, shown(n), shown(v)) for i, (n, v) in enumerate(game.tags.items())]
@@ -100,7 +102,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "variant": report.variant,
         "variant_source": report.variant_source,
         "rules": replay.rules.name if replay else "seed",
-        "start_fen": to_fen(start) if start else shown(game.fen),
+        "start_fen": fen or shown(game.fen),
         "termination": report.termination,
         "termination_ply": report.termination_ply,
         "plies": report.plies,
@@ -156,6 +158,7 @@ class FileTask:
     file_id: int
     offset: int  # games of the file before the task's span
     stored: frozenset[int] = frozenset()  # indexes in the span stored before the import began
+    run: int = 0  # the import's mark on what it writes (a task run again knows its own games)
 
 
 @dataclass(slots=True)
@@ -250,6 +253,7 @@ def import_paths(
         else:
             ids[path] = fid
     tasks = plan(ids, options, runner)
+    run = secrets.randbits(62)
     unread: set[str] = set()  # files that broke off while read: not marked imported whole
 
     def broke_off(problem: FileProblem) -> None:
@@ -259,9 +263,9 @@ def import_paths(
 
     told = broke_off if on_problem is not None else None
     if engine.dialect.name != "sqlite" and runner.elsewhere:
-        results = _import_on_workers(engine, tasks, ids, options, runner, progress, batch)
+        results = _import_on_workers(engine, tasks, ids, options, runner, progress, batch, run)
     else:
-        results = _import_here(engine, tasks, ids, options, runner, progress, batch, told)
+        results = _import_here(engine, tasks, ids, options, runner, progress, batch, told, run)
     total = SpanCounts()
     for ft, counts in results:
         total.add(counts)
@@ -320,10 +324,11 @@ def _import_here(
     progress: Progress | None,
     batch: int,
     on_problem: OnProblem | None,
+    run: int,
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
     """Tasks replayed by *runner* on the pipeline, their games written here (the single writer
     SQLite wants); games stored by an earlier run are not replayed again."""
-    planned = {ft.task: ft for ft in _planned(engine, tasks, ids, runner, False)}
+    planned = {ft.task: ft for ft in _planned(engine, tasks, ids, runner, False, run)}
     skip = {
         t: frozenset(i - ft.offset for i in ft.stored) for t, ft in planned.items() if ft.stored
     }
@@ -334,7 +339,7 @@ def _import_here(
         ft = planned[task]
         if task.first:
             offset = 0
-        counts = _store(engine, ft.file_id, offset + 1, records, batch)
+        counts = _store(engine, ft.file_id, offset + 1, records, batch, run)
         yield FileTask(ft.task, ft.file_id, offset), counts
         offset += counts.games
 
@@ -345,7 +350,12 @@ def count_games(task: Task) -> int:
 
 
 def _planned(
-    engine: Engine, tasks: list[Task], ids: dict[Path, int], runner: Runner, every: bool
+    engine: Engine,
+    tasks: list[Task],
+    ids: dict[Path, int],
+    runner: Runner,
+    every: bool,
+    run: int,
 ) -> list[FileTask]:
     """The tasks with the indexes of their games stored before: a file's spans are counted
     first (a game's index must be known to skip it) where it has stored games, or *every*
@@ -361,7 +371,7 @@ def _planned(
             offset = 0
         end = offset + games[task] if task in games else None
         stored = frozenset(i for i in present[file_id] if i > offset and (end is None or i <= end))
-        planned.append(FileTask(task, file_id, offset, stored))
+        planned.append(FileTask(task, file_id, offset, stored, run))
         offset = end if end is not None else 0
     return planned
 
@@ -374,10 +384,11 @@ def _import_on_workers(
     runner: Runner,
     progress: Progress | None,
     batch: int,
+    run: int,
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
     """Tasks replayed and written by the workers: first the games of every span but a file's last
     are counted (a game's index must be known where it is written), then the spans imported."""
-    work = _planned(engine, tasks, ids, runner, True)
+    work = _planned(engine, tasks, ids, runner, True, run)
     url = engine.url.render_as_string(hide_password=False)
     imported = partial(import_span, url=url, options=options, batch=batch)
     told = partial(_told, progress) if progress else None
@@ -398,14 +409,19 @@ def import_span(ft: FileTask, url: str, options: Options, batch: int) -> SpanCou
     engine = _ENGINES.get(url)
     if engine is None:
         engine = _ENGINES[url] = connect(url)
-    return _store(engine, ft.file_id, ft.offset + 1, _task_records(ft, options), batch)
+    return _store(engine, ft.file_id, ft.offset + 1, _task_records(ft, options), batch, ft.run)
 
 
 def _store(
-    engine: Engine, file_id: int, first: int, records: Iterable[Record | None], batch: int
+    engine: Engine,
+    file_id: int,
+    first: int,
+    records: Iterable[Record | None],
+    batch: int,
+    run: int,
 ) -> SpanCounts:
-    """Write the records of games *first*, *first* + 1, ... of a file in batches; a None
-    record is a game stored before."""
+    """Write the records of games *first*, *first* + 1, ... of a file in batches, marked as
+    written by the import *run*; a None record is a game stored before."""
     counts = SpanCounts()
     pending: list[tuple[int, Record]] = []
     for i, record in enumerate(records, first):
@@ -422,10 +438,10 @@ def _store(
             )
         pending.append((file_id, record))
         if len(pending) >= batch:
-            counts.add(write_batch(engine, pending))
+            counts.add(write_batch(engine, pending, run))
             pending = []
     if pending:
-        counts.add(write_batch(engine, pending))
+        counts.add(write_batch(engine, pending, run))
     return counts
 
 
@@ -474,24 +490,26 @@ RETRIES = 5
 _RETRY_STATES = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
 
 
-def write_batch(engine: Engine, batch: list[tuple[int, Record]]) -> SpanCounts:
-    """Write one batch of games in one transaction (again, if concurrent writers deadlocked);
-    what became of them, counted in the same transaction."""
+def write_batch(engine: Engine, batch: list[tuple[int, Record]], run: int = 0) -> SpanCounts:
+    """Write one batch of games in one transaction (again, if concurrent writers deadlocked),
+    marked as written by the import *run*; what became of them, counted in the same
+    transaction."""
     for attempt in range(RETRIES):
         try:
             with engine.begin() as conn:
-                return _write(conn, batch)
+                return _write(conn, batch, run)
         except OperationalError as exc:
             if getattr(exc.orig, "sqlstate", None) not in _RETRY_STATES or attempt == RETRIES - 1:
                 raise
     raise AssertionError("unreachable")
 
 
-def _write(conn: Connection, batch: list[tuple[int, Record]]) -> SpanCounts:
+def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanCounts:
     """Write games with their places in files. A game is stored once, with the tags and text of
     its first copy in import order (lowest place): a game stored from a later place is replaced,
     its other copies marked. Writing a batch again changes nothing, and concurrent writers end
-    where one writer in import order would; each counts the games it added itself."""
+    where one writer in import order would; each counts the games it added itself (those an
+    earlier attempt of the same import *run* wrote included)."""
     firsts: dict[int, tuple[dict[str, Any], Record]] = {}
     read: list[tuple[int, int, int, int, int]] = []  # file, index, line, game id, place
     for file_id, r in batch:
@@ -521,6 +539,7 @@ def _write(conn: Connection, batch: list[tuple[int, Record]]) -> SpanCounts:
         inserted = {i for i, new in fresh.items() if new}
         replaced = {i for i, new in fresh.items() if not new}
     stored = _places(conn, ids)
+    ours = _written_by(conn, run, [(f, i) for f, i, *_ in read])
     won = [r for row, r in games if row["id"] in inserted or row["id"] in replaced]
     if replaced:  # the rows a later place wrote go, to be written anew
         gone = sorted(replaced)
@@ -535,8 +554,8 @@ def _write(conn: Connection, batch: list[tuple[int, Record]]) -> SpanCounts:
     marks = []
     for file_id, index, line, gid, at in read:
         first = stored[gid] == at
-        marks.append((file_id, index, line, gid, not first))
-        if first and gid in inserted:
+        marks.append((file_id, index, line, gid, not first, run))
+        if first and (gid in inserted or (file_id, index) in ours):
             counts.added += 1
         elif first and gid not in replaced:
             counts.already += 1
@@ -544,12 +563,24 @@ def _write(conn: Connection, batch: list[tuple[int, Record]]) -> SpanCounts:
             counts.copies += 1
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     conn.exec_driver_sql(
-        f"INSERT INTO {Occurrence.__tablename__} (file_id, file_index, line, game_id, duplicate) "
-        f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark}) ON CONFLICT (file_id, file_index) "
-        "DO UPDATE SET game_id = excluded.game_id, duplicate = excluded.duplicate",
+        f"INSERT INTO {Occurrence.__tablename__} (file_id, file_index, line, game_id, duplicate, "
+        f"run) VALUES ({mark}, {mark}, {mark}, {mark}, {mark}, {mark}) ON CONFLICT (file_id, "
+        "file_index) DO UPDATE SET game_id = excluded.game_id, duplicate = excluded.duplicate",
         marks,
     )
     return counts
+
+
+def _written_by(conn: Connection, run: int, places: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The places of *places* whose games the import *run* wrote already (a task run again)."""
+    if not run:
+        return set()
+    rows = conn.execute(
+        select(Occurrence.file_id, Occurrence.file_index).where(
+            Occurrence.run == run, tuple_(Occurrence.file_id, Occurrence.file_index).in_(places)
+        )
+    )
+    return {(f, i) for f, i in rows}
 
 
 def _places(conn: Connection, ids: list[int]) -> dict[int, int]:

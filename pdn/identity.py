@@ -18,12 +18,15 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache, lru_cache
 from pathlib import Path
 
+from pdn.board import Geometry
 from pdn.fen import to_fen
 from pdn.game import Game
-from pdn.notation import move_text
+from pdn.notation import pdn_path
 from pdn.pipeline import Options, replay_paths
+from pdn.position import Position
 from pdn.replay import Replay
 
 HEADERS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
@@ -58,13 +61,37 @@ def header(value: str | None) -> str:
 def main_line(replay: Replay) -> list[str]:
     """The replayed main line, each move in its PDN 3.0 short form (the long form only where
     another legal capture has the same start and end)."""
+    if not replay.moves:
+        return []
+    g = replay.positions[0].geometry
+    names = _names(g)
+    sep = replay.variant.separator
     texts = []
     for pos, move in zip(replay.positions, replay.moves, strict=False):
-        if move.captured:
-            texts.append(move_text(pos, move, legal=pos.captures()))
+        a, b = move.start, move.end
+        if not move.captured:
+            texts.append(f"{names[a]}-{names[b]}")
+        elif any(m.start == a and m.end == b and m.key != move.key for m in pos.captures()):
+            texts.append(sep.join(names[s] for s in pdn_path(g, move)))
         else:
-            texts.append(f"{pos.geometry.label(move.start)}-{pos.geometry.label(move.end)}")
+            texts.append(f"{names[a]}{sep}{names[b]}")
     return texts
+
+
+@cache
+def _names(g: Geometry) -> dict[int, str]:
+    """Each square's name as the variant writes it."""
+    return {s: g.label(s) for s in g.squares}
+
+
+def start_fen(replay: Replay) -> str | None:
+    """The FEN of the position the replay started from (None: the FEN tag did not read)."""
+    return _fen(replay.positions[0]) if replay.positions else None
+
+
+@lru_cache(maxsize=64)  # most games start from their variant's start position
+def _fen(pos: Position) -> str:
+    return to_fen(pos)
 
 
 def _digest(text: str) -> str:
@@ -84,7 +111,7 @@ def game_identity(game: Game, replay: Replay | None, moves: list[str] | None = N
         texts = texts + [n.text for n in written[last + 1 :]]
     elif not replay.nodes:
         texts = [n.text for n in written]
-    start = to_fen(replay.positions[0]) if replay.positions else header(game.fen)
+    start = start_fen(replay) or header(game.fen)
     values = [header(game.tags.get(name)) for name in HEADERS[:-1]]
     values[HEADERS.index("Result")] = header(game.result)
     moves_key = "\x1f".join([replay.variant.name, start, " ".join(texts)])

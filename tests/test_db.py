@@ -38,7 +38,9 @@ from pdn.cli.app import app
 from pdn.db.connection import DatabaseRefused, open_database
 from pdn.db.questions import GameFilter, find_games
 from pdn.db.schema import GameRow, Occurrence, PlyRow, SourceFile, TagRow
-from pdn.db.store import ImportStats, import_paths
+from pdn.db.store import ImportStats, import_paths, span_records
+from pdn.parallel import Task
+from pdn.pipeline import Options
 from pdn.reader import read_games
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
@@ -480,3 +482,20 @@ def test_read_commands_work_in_a_read_only_folder(tmp_path: Path) -> None:
     finally:
         folder.chmod(0o755)
         shutil.rmtree(folder)
+
+
+def test_a_task_run_again_counts_the_games_its_first_attempt_wrote(db: str) -> None:
+    # a worker wrote the first 12 games of its task and died; the task runs again elsewhere
+    path = SAMPLES / "english-oca-first20.pdn"
+    task = Task(path, None, "english", path.stat().st_size)
+    engine = open_database(db)
+    file_id, _ = pdn.db.store._source_file(engine, path, pdn.db.store._file_digest(path))
+    died = pdn.db.store._store(engine, file_id, 1, span_records(task, Options())[:12], 5, 7)
+    assert (died.games, died.added) == (12, 12)
+    again = pdn.db.store._store(engine, file_id, 1, span_records(task, Options()), 5, 7)
+    assert (again.games, again.added, again.already, again.copies) == (20, 20, 0, 0)
+    # the same places written by another import at once: stored by that one
+    other = pdn.db.store._store(engine, file_id, 1, span_records(task, Options()), 5, 8)
+    assert (other.games, other.added, other.already, other.copies) == (20, 0, 20, 0)
+    assert count(engine, GameRow) == 20 and count(engine, Occurrence) == 20
+    engine.dispose()
