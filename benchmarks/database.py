@@ -24,7 +24,7 @@ from _env import corpus_file, timed
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
 from pdn.db.schema import GameRow
-from pdn.db.store import build_record, import_paths, write_batch
+from pdn.db.store import build_record, import_paths, indexes_made_after, write_batch
 from pdn.reader import read_games
 from pdn.replay import replay_game
 
@@ -83,8 +83,9 @@ def parts(oca: Path, work: Path) -> None:
     for i, r in enumerate(records, 1):
         r.report.index = i
     written = clock()
-    for i in range(0, len(records), 1000):
-        write_batch(engine, [(file_id, r) for r in records[i : i + 1000]])
+    with indexes_made_after(engine):  # as an import into a new database writes
+        for i in range(0, len(records), 1000):
+            write_batch(engine, [(file_id, r) for r in records[i : i + 1000]])
     done = clock()
     engine.dispose()
     n = len(records)

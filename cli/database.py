@@ -67,9 +67,9 @@ from pdn.variants import UnknownVariantError
 ResultOpt = Annotated[
     str | None,
     typer.Option(
-        help="white, black, draw or unknown (no result): by colour, for the side that moves "
-        "first in each game's variant (in English 1-0 is a Black win); first or second (the "
-        "player who moves first, or the other, won); or a result as written (1-0).",
+        help="white, black, draw or unknown (no result), each game's result read for its "
+        "variant (in English Black moves first and 1-0 is a Black win); first or second (the "
+        "side that moves first won, or the other); or a result as written (1-0).",
     ),
 ]
 TopOpt = Annotated[int | None, typer.Option("--top", help="Only the N rows with most games.")]

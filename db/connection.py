@@ -192,7 +192,12 @@ def _facts(conn: Connection, db: str, create: bool) -> dict[str, str]:
         raise DatabaseRefused(f"{masked(db)}: the database is empty (import some games first)")
     elif "pdn_meta" not in tables:
         raise DatabaseRefused(f"{masked(db)}: not a {APPLICATION} database (it has other tables)")
-    return dict(conn.execute(select(Meta.key, Meta.value)).all())
+    facts = dict(conn.execute(select(Meta.key, Meta.value)).all())
+    if create and facts.get("schema_version") == str(SCHEMA_VERSION):
+        for table in Base.metadata.sorted_tables:  # left to make by an import that was killed
+            for index in table.indexes:
+                index.create(conn, checkfirst=True)
+    return facts
 
 
 def _refusal(db: str, exc: DBAPIError, dialect: str) -> Exception:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
-from sqlalchemy import Engine, func, select
+from sqlalchemy import BigInteger, Engine, cast, func, select
 
 from pdn.db.schema import GameRow, Occurrence, SourceFile
 from pdn.db.store import PLACE_BITS
@@ -41,7 +41,7 @@ def database_duplicates(engine: Engine, by: Same) -> pd.DataFrame:
         select(
             key.label("key"),
             func.count().over(partition_by=key).label("n"),
-            func.min(Occurrence.file_id * 2**PLACE_BITS + Occurrence.file_index)  # place
+            func.min(cast(Occurrence.file_id, BigInteger) * 2**PLACE_BITS + Occurrence.file_index)
             .over(partition_by=key)
             .label("first"),
             SourceFile.path.label("file"),

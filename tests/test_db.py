@@ -64,6 +64,8 @@ def test_import_samples_then_again_adds_nothing(db: str) -> None:
     again = import_paths(engine, [SAMPLES])
     assert (again.files, again.skipped_files, again.added) == (0, 5, 0)
     assert [count(engine, m) for m in (GameRow, TagRow, PlyRow, Occurrence, SourceFile)] == before
+    if engine.dialect.name == "sqlite":  # made after the rows, when the database was new
+        assert _plies_indexes(Path(db)) == {"ix_plies_before", "ix_plies_opening"}
     # the first English sample game, stored whole: 44 plies, its text exactly as in the file
     with engine.connect() as conn:
         first = conn.execute(
@@ -192,7 +194,9 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
         ).fetchone()[0]
         assert torn == 0
         assert conn.execute("SELECT complete FROM source_files").fetchone()[0] == 0
+    assert _plies_indexes(target) == set()  # a new database: they were to be made at the end
     engine = open_database(str(target))
+    assert _plies_indexes(target) == {"ix_plies_before", "ix_plies_opening"}
     stats = import_paths(engine, [path])
     assert stats.already >= killed and stats.added + stats.copies + stats.already == 4000
     assert count(engine, Occurrence) == 4000
@@ -202,6 +206,13 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
     assert count(engine, PlyRow) == count(clean, PlyRow)
     engine.dispose()
     clean.dispose()
+
+
+def _plies_indexes(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND "
+                            "tbl_name = 'plies'")  # fmt: skip
+        return {r[0] for r in rows}
 
 
 def _games(path: Path) -> int:

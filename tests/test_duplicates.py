@@ -93,7 +93,7 @@ def archive(tmp_path: Path) -> Path:
     return folder
 
 
-def test_duplicates_in_files_and_in_the_database_alike(archive: Path, tmp_path: Path) -> None:
+def test_duplicates_in_files_and_in_the_database_alike(archive: Path, db: str) -> None:
     a, b = str(archive / "a.pdn"), str(archive / "b.pdn")
     copies = file_duplicates([archive], Same.COPIES)
     assert copies[["group", "file", "index", "line"]].values.tolist() == [
@@ -104,7 +104,7 @@ def test_duplicates_in_files_and_in_the_database_alike(archive: Path, tmp_path: 
         [1, a, 1, 1, "Open d'Allinges"], [1, a, 2, 5, "Open d'Allinges"],
         [1, a, 3, 9, "Open  d'Allinges"], [1, b, 2, 5, "Open d'Allinges"],
     ]  # fmt: skip
-    engine = open_database(str(tmp_path / "archive.db"))
+    engine = open_database(db)
     stats = import_paths(engine, [archive])
     # 5 games read: GAME, OTHER and b's own added; SAME and b's GAME copies; 4 share moves
     assert (stats.games, stats.added, stats.copies, stats.same_moves) == (5, 3, 2, 4)
