@@ -107,7 +107,7 @@ def game_identity(game: Game, replay: Replay | None, moves: list[str] | None = N
     texts = main_line(replay) if moves is None else moves
     written = game.mainline()
     if replay.nodes and len(texts) < len(written):  # moves after the replay stopped, as written
-        last = next(i for i, n in enumerate(written) if n is replay.nodes[-1])
+        last = next((i for i, n in enumerate(written) if n is replay.nodes[-1]), len(written))
         texts = texts + [n.text for n in written[last + 1 :]]
     elif not replay.nodes:
         texts = [n.text for n in written]

@@ -510,3 +510,21 @@ def test_a_task_run_again_counts_the_games_its_first_attempt_wrote(db: str) -> N
     assert (other.games, other.added, other.already, other.copies) == (20, 0, 20, 0)
     assert count(engine, GameRow) == 20 and count(engine, Occurrence) == 20
     engine.dispose()
+
+
+def test_postgresql_statements_have_a_time_limit() -> None:
+    why = postgres_reason()
+    if why:
+        pytest.skip(why)
+    with postgres_database() as url:
+        for readonly in (False, True):
+            engine = open_database(url, readonly=readonly)
+            with engine.connect() as conn:
+                limit = conn.exec_driver_sql("SHOW statement_timeout").scalar()
+            assert limit == "10min"
+            engine.dispose()
+        # a limit given in the URL is the user's
+        engine = open_database(url + "?options=-c%20statement_timeout%3D2s")
+        with engine.connect() as conn:
+            assert conn.exec_driver_sql("SHOW statement_timeout").scalar() == "2s"
+        engine.dispose()
