@@ -207,6 +207,7 @@ def game_texts(engine: Engine, ids: list[int]) -> list[str]:
 COUNTS = ["games", "white_wins", "draws", "black_wins", "no_result"]
 SCORES = [*COUNTS, "white_score", "draw_rate"]
 DRAW_KINDS = ["by_moves_rule", "by_repetition", "by_agreement"]
+DRAWS = ["games", "draws", "no_result", "draw_rate", *DRAW_KINDS]
 
 
 def _counts(game: SQLCoreOperations[Any], winner: SQLCoreOperations[str]) -> list[Label[int]]:
@@ -346,6 +347,16 @@ def _draw_kinds(
 
 
 def draw_stats(
+    engine: Engine, by: str = "variant", result: str | None = None, top: int | None = None
+) -> pd.DataFrame:
+    """Games, draws, games without a result, the draw rate and how the draws came about (moves
+    rule, repetition, agreement), grouped as :func:`result_stats` groups them."""
+    frame = result_stats(engine, by, result, top)
+    keys = list(frame.columns[: list(frame.columns).index("games")])
+    return frame[[*keys, *DRAWS]]
+
+
+def result_stats(
     engine: Engine, by: str = "variant", result: str | None = None, top: int | None = None
 ) -> pd.DataFrame:
     """Games by result and how the draws came about (moves rule, repetition, agreement),

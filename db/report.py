@@ -7,7 +7,7 @@ from html import escape
 import pandas as pd
 from sqlalchemy import Engine, func, select
 
-from pdn.db.questions import draw_stats, opening_stats
+from pdn.db.questions import draw_stats, opening_stats, result_stats
 from pdn.db.schema import GameRow, PlyRow, at_ply
 from pdn.diagram import svg_diagram
 from pdn.fen import parse_fen
@@ -86,8 +86,8 @@ def html_report(engine: Engine, title: str) -> str:
     `pdn stats` (so its numbers are theirs)."""
     with engine.connect() as conn:
         total = int(conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0)
-    variants = draw_stats(engine, "variant")
-    terminations = draw_stats(engine, "termination")
+    variants = result_stats(engine, "variant")
+    terminations = result_stats(engine, "termination")
     years = draw_stats(engine, "year").dropna(subset=["year", "draw_rate"])
     years = years[years["games"] - years["no_result"] >= 5]
     openings = opening_stats(engine, None, OPENING_PLIES, 1, top=15)

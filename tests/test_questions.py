@@ -22,6 +22,7 @@ from pdn.db.questions import (
     explore,
     find_games,
     opening_stats,
+    result_stats,
 )
 from pdn.db.report import html_report
 from pdn.db.store import ImportStats, import_paths
@@ -158,8 +159,8 @@ def test_openings_by_plies_and_by_ballot(hand: Engine) -> None:
         opening_stats(hand, top=0)
 
 
-def test_draws_by_variant_year_opening_player(hand: Engine) -> None:
-    by_variant = draw_stats(hand, "variant")
+def test_results_and_draws_by_variant_year_opening_player(hand: Engine) -> None:
+    by_variant = result_stats(hand, "variant")
     # English: White won E2 and E9, drawn E3 E5 E8, Black won E1 E7, no result E4 E6:
     # White (2 + 3/2)/7 = 50%, draws 3/7 = 42.9%. International: I1 White, I2 drawn, I3 Black,
     # I4 no result. Every draw was agreed (no rule ended a game).
@@ -169,13 +170,20 @@ def test_draws_by_variant_year_opening_player(hand: Engine) -> None:
     }
     assert list(by_variant["by_agreement"]) == [3, 1]
     assert list(by_variant["by_repetition"]) == [0, 0]
-    by_year = draw_stats(hand, "year")
+    draws = draw_stats(hand, "variant")  # the same groups, the columns about draws
+    assert draws.to_dict("records") == [
+        {"variant": "english", "games": 9, "draws": 3, "no_result": 2, "draw_rate": 42.9,
+         "by_moves_rule": 0, "by_repetition": 0, "by_agreement": 3},
+        {"variant": "international", "games": 4, "draws": 1, "no_result": 1, "draw_rate": 33.3,
+         "by_moves_rule": 0, "by_repetition": 0, "by_agreement": 1},
+    ]  # fmt: skip
+    by_year = result_stats(hand, "year")
     assert [None if pd.isna(y) else y for y in by_year["year"]] == [1872, 1999, 2003, None]
     assert rows(by_year, "year")[1999] == [4, 0, 2, 1, 1, 33.3, 66.7]  # E5-E8
     assert rows(by_year, "year")[1872] == [4, 1, 1, 1, 1, 50.0, 33.3]  # E1-E4
     assert str(by_year["year"].dtype) == "Int64"
     assert [y for y in draw_stats(hand, "year", top=2)["year"]] == [1872, 1999]  # 4 games each
-    by_opening = draw_stats(hand, "opening")
+    by_opening = result_stats(hand, "opening")
     assert rows(by_opening, "opening", "variant") == {
         ("126 11-15 23-19 08-11", "english"): [4, 1, 1, 1, 1, 50.0, 33.3],
         ("001 09-13 21-17 05-09", "english"): [2, 0, 1, 1, 0, 25.0, 50.0],
@@ -184,7 +192,7 @@ def test_draws_by_variant_year_opening_player(hand: Engine) -> None:
         ("32-28 19-23 28x19", "international"): [2, 1, 1, 0, 0, 75.0, 50.0],
         ("(fewer than 3 plies)", "international"): [2, 0, 0, 1, 1, 0.0, 0.0],  # I3, I4
     }
-    by_player = draw_stats(hand, "player")  # a game counts for both its players
+    by_player = result_stats(hand, "player")  # a game counts for both its players
     assert rows(by_player, "player")["Tinsley"] == [5, 1, 2, 1, 1, 50.0, 50.0]  # E5-E9
     assert rows(by_player, "player")["Wyllie"] == [4, 1, 1, 1, 1, 50.0, 33.3]  # E1-E4
 
@@ -210,7 +218,7 @@ def test_results_in_the_words_of_the_variant(hand: Engine) -> None:
         "11-15": [1, 0, 0, 1, 0, 0.0, 0.0],
         "9-13": [1, 0, 0, 1, 0, 0.0, 0.0],
     }
-    assert rows(draw_stats(hand, "variant", result="draw"), "variant")["english"][:5] == [
+    assert rows(result_stats(hand, "variant", result="draw"), "variant")["english"][:5] == [
         3, 0, 3, 0, 0,
     ]  # fmt: skip
 
@@ -301,7 +309,9 @@ def test_statistics_agree_on_the_whole_corpus(corpus_db: tuple[Engine, ImportSta
     key = ["opening", "variant"]
     # the openings after three plies and the draws by opening are the same groups of games
     third = opening_stats(engine, plies=3).set_index(key)[COLUMNS]
-    by_opening = draw_stats(engine, "opening")
+    by_opening = result_stats(engine, "opening")
+    draws = draw_stats(engine, "opening")  # what `pdn stats draws --by opening` prints
+    pd.testing.assert_frame_equal(draws, by_opening[draws.columns])
     by_opening = by_opening[~by_opening["opening"].str.startswith("(")]
     ballots = {r["ballot"]: r["opening"] for r in opening_stats(engine, ballots=True).to_records()}
     by_opening["opening"] = [ballots.get(o, o) for o in by_opening["opening"]]
@@ -323,7 +333,7 @@ def test_statistics_agree_on_the_whole_corpus(corpus_db: tuple[Engine, ImportSta
     assert [r[2:] for r in shown[1:]] == [
         ["" if pd.isna(v) else str(v) for v in r] for r in sixth[COLUMNS].values.tolist()
     ]
-    variants = draw_stats(engine, "variant")
+    variants = result_stats(engine, "variant")
     assert [r[1:8] for r in tables["Games per variant, by result"][1:]] == [
         ["" if pd.isna(v) else str(v) for v in r] for r in variants[COLUMNS].values.tolist()
     ]
