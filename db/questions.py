@@ -279,8 +279,9 @@ def opening_stats(
     result: str | None = None,
     top: int | None = None,
 ) -> pd.DataFrame:
-    """Openings by the position after their first *plies* plies in each variant (or, for
-    English, by three-move ballot), with the moves of the first game that reached it."""
+    """Openings of the games that begin at their variant's start position, by the position after
+    their first *plies* plies (or, for English, by three-move ballot), with the moves of the
+    first game that reached it."""
     if plies < 1:
         raise QuestionError("--plies must be 1 or more")
     if ballots and variant and get_variant(variant).name != "english":
@@ -291,7 +292,7 @@ def opening_stats(
         query = (
             select(key.label("position"), func.min(GameRow.place).label("first"),
                    *_counts(GameRow.id, GameRow.winner))
-            .where(GameRow.variant == "english", key.in_(list(names)))
+            .where(GameRow.variant == "english", GameRow.from_start, key.in_(list(names)))
             .group_by(key)
         )  # fmt: skip
         plies = 3
@@ -300,7 +301,7 @@ def opening_stats(
             select(PlyRow.after.label("position"), func.min(GameRow.place).label("first"),
                    *_counts(GameRow.id, GameRow.winner))
             .join(GameRow, GameRow.id == PlyRow.game_id)
-            .where(at_ply(plies))
+            .where(at_ply(plies), GameRow.from_start)
             .group_by(PlyRow.after)
         )  # fmt: skip
         if variant:
@@ -361,8 +362,8 @@ def result_stats(
 ) -> pd.DataFrame:
     """Games by result and how the draws came about (moves rule, repetition, agreement),
     grouped *by* variant, year (in year order), event, opening (the position after three plies
-    in each variant: a ballot, or its first moves), player (each game counts for both) or how
-    the game ended."""
+    in each variant: a ballot, or its first moves; games set up from another position than the
+    start make one group), player (each game counts for both) or how the game ended."""
     if by not in DRAW_GROUPS:
         raise QuestionError(f"--by must be one of {', '.join(DRAW_GROUPS)}, not {by!r}")
     keys = [by]
@@ -382,18 +383,23 @@ def result_stats(
         with engine.connect() as conn:
             frame = pd.read_sql(query, conn)
     elif by == "opening":  # the position after three plies: a ballot, or its first moves
+        position = case((games.c.from_start, games.c.opening_hash))  # set-up games: one group
         groups = select(
-            games.c.opening_hash.label("position"),
+            position.label("position"),
+            games.c.from_start,
             func.min(games.c.place).label("first"),
             *_counts(games.c.id, games.c.winner),
             *_draw_kinds(games.c.winner, games.c.termination),
-        ).group_by(games.c.variant, games.c.opening_hash)
+        ).group_by(games.c.variant, games.c.from_start, position)
         frame = _with_first_game(engine, groups)
         ballot = three_move_ballots()
         frame["opening"] = [
-            "(fewer than 3 plies)" if pd.isna(h) else ballot.get(h) or " ".join(m.split()[:3])
-            for h, m in zip(frame["position"], frame["moves"], strict=True)
-        ]
+            "(set up from a position)" if not start
+            else "(fewer than 3 plies)" if pd.isna(h)
+            else ballot.get(h) or " ".join(m.split()[:3])
+            for h, start, m in zip(frame["position"], frame["from_start"], frame["moves"],
+                                   strict=True)
+        ]  # fmt: skip
         keys = ["opening", "variant"]
     else:
         column = games.c[by]

@@ -86,6 +86,7 @@ class GameRow(Base):
     variant_source: Mapped[str | None] = mapped_column(String(20))
     rules: Mapped[str] = mapped_column(String(20))
     start_fen: Mapped[str | None] = mapped_column(Text)
+    from_start: Mapped[bool] = mapped_column(Boolean)  # begins at its variant's start position
     termination: Mapped[str] = mapped_column(String(30))
     termination_ply: Mapped[int | None] = mapped_column(Integer)
     plies: Mapped[int] = mapped_column(Integer)

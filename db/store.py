@@ -47,6 +47,7 @@ from pdn.game import Game, Outcome
 from pdn.identity import game_identity, main_line, start_fen
 from pdn.parallel import Runner, Task, as_runner, run_tasks
 from pdn.pipeline import OnProblem, Options, Progress, find_files, plan, replay_tasks, task_games
+from pdn.position import Position
 from pdn.reader import detect_encoding, read_games
 from pdn.replay import Replay
 from pdn.validate import GameReport, report_game
@@ -104,6 +105,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "variant_source": report.variant_source,
         "rules": replay.rules.name if replay else "seed",
         "start_fen": fen or shown(game.fen),
+        "from_start": start is not None and start == Position.start(start.variant),
         "termination": report.termination,
         "termination_ply": report.termination_ply,
         "plies": report.plies,
