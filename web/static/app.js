@@ -583,7 +583,9 @@ const COLUMN_NAMES = {
   black_wins: "Black wins",
   draws: "Draws",
   unknown: "Unknown",
+  no_result: "No result",
   score: "Score %",
+  white_score: "White score %",
   draw_rate: "Draw rate %",
 };
 const explorerCache = new Map();
