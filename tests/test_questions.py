@@ -383,6 +383,8 @@ def test_cli_statistics_options(tmp_path: Path, hand_file: Path) -> None:
     assert top.stdout.splitlines() == [",".join(["move", *COLUMNS]), "11-15,6,1,2,1,2,50.0,50.0"]
     bad = runner.invoke(app, ["stats", "draws", "--db", db, "--top", "0"])
     assert bad.exit_code == 2 and "--top must be 1 or more" in bad.stderr
+    distinct = runner.invoke(app, ["query", "--db", db, "--distinct-moves", "-f", "csv"])
+    assert len(distinct.stdout.splitlines()) == 1 + 9  # the header, and 9 of the 13 games
     black = runner.invoke(app, ["query", "--db", db, "--result", "black", "-f", "csv"])
     assert [r.split(",")[4] for r in black.stdout.splitlines()[1:]] == ["Wyllie", "Chinook",
                                                                          "Sijbrands"]  # fmt: skip
