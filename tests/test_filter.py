@@ -1,0 +1,100 @@
+"""Selecting games: the criteria on a hand-counted archive (tests/data/README.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pdn.criteria import Criteria, Result
+from pdn.openings import play_moves
+from pdn.pipeline import file_preference
+from pdn.players import Aliases
+from pdn.reader import read_games
+from pdn.replay import replay_game
+from pdn.search import parse_material, parse_pattern
+from pdn.variants import get_variant
+
+HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
+
+
+def digest(variant: str, moves: str) -> int:
+    return play_moves(variant, moves)[-1].digest()
+
+
+def start_digest(variant: str, fen: str) -> int:
+    from pdn.fen import parse_fen
+
+    return parse_fen(fen, get_variant(variant)).digest()
+
+
+# Each case: criteria, and the games (numbers in the file) that meet them, worked out by hand.
+CASES: list[tuple[Criteria, list[int]]] = [
+    (Criteria(), [1, 2, 3, 4, 5, 6, 7, 8, 9]),
+    (Criteria(player="wyllie"), [1, 2, 3, 8, 9]),
+    (Criteria(white="WYLLIE"), [1, 2, 8]),
+    (Criteria(black="Wyllie"), [3, 9]),
+    (Criteria(player="sijbrands"), [4, 5, 9]),
+    (Criteria(player="Wyllie, J."), [1, 3, 8]),
+    (
+        Criteria(
+            player="Wyllie, J.",
+            aliases=Aliases([("J. Wyllie", "Wyllie, J."), ("Wyllie", "Wyllie, J.")]),
+        ),
+        [1, 2, 3, 8, 9],
+    ),
+    (Criteria(event="1872"), [2, 3]),
+    (Criteria(site="amster"), [4]),
+    (Criteria(year_from=1870, year_to=1980), [2, 4, 5]),
+    (Criteria(year_from=1977), [5, 7]),
+    # English 0-1 and International 2-0 are White wins; English 1-0 and Russian 0-1 Black wins
+    (Criteria(result=Result.WHITE), [1, 4]),
+    (Criteria(result=Result.BLACK), [3, 7]),
+    (Criteria(result=Result.DRAW), [2, 5]),
+    (Criteria(result=Result.UNKNOWN), [6, 8, 9]),
+    (Criteria(result=Result.FIRST), [3, 4]),
+    (Criteria(result=Result.SECOND), [1, 7]),
+    (Criteria(variant="english"), [1, 2, 3, 9]),
+    (Criteria(variant="international"), [4, 5, 6]),
+    (Criteria(variant="russian"), [7]),
+    (Criteria(plies_min=6), [2, 6, 7]),
+    (Criteria(plies_max=2), [5, 8, 9]),
+    (Criteria(plies_min=3, plies_max=4), [1, 3, 4]),
+    (Criteria(valid=True), [1, 2, 4, 5, 6, 7, 9]),
+    (Criteria(valid=False), [3, 8]),
+    (Criteria(termination="undecided"), [1, 2, 3, 4, 5, 6, 7, 8, 9]),
+    (Criteria(termination="win"), []),
+    (Criteria(variant="english", reaches=(digest("english", "11-15"),)), [1, 2, 3]),
+    (Criteria(reaches=(digest("english", "11-15 23-19 8-11"),)), [2, 3]),
+    (Criteria(reaches=(digest("international", "33-28 17-22"),)), [4]),
+    (Criteria(reaches=(start_digest("international", "W:W47,48,49,K46:BK1"),)), [6]),
+    (Criteria(material=parse_material("W:3K1,B:1K")), [6]),
+    (Criteria(material=parse_material("W:3K1,B:1K"), material_plies=7), [6]),
+    (Criteria(material=parse_material("W:3K1,B:1K"), material_plies=8), []),
+    # one exchange each: English after 25x18, Russian after h6xf4
+    (Criteria(material=parse_material("W:11,B:11")), [1, 7]),
+    (Criteria(material=parse_material("W:11,B:11"), variant="english"), [1]),
+    (Criteria(material=parse_material("W:11,B:12")), [1]),  # after 15x22, one ply
+    (Criteria(material=parse_material("W:11,B:12"), material_plies=2), []),
+    (Criteria(pattern=parse_pattern("WK46:BK1")), [6]),
+    (Criteria(pattern=parse_pattern("W:B22"), variant="english"), [1]),
+    # 42-44 hold white men at the start of International; game 6 starts with them empty and
+    # fills them with its three white moves
+    (Criteria(pattern=parse_pattern("E42-44"), variant="international"), [6]),
+    (Criteria(pattern=parse_pattern("W42-44"), variant="international"), [4, 5, 6]),
+]
+
+
+def selected(criteria: Criteria) -> list[int]:
+    prefer = file_preference(HAND, None, "seed")
+    out = []
+    for n, game in enumerate(read_games(HAND), 1):
+        replay = replay_game(game, None, "seed", prefer) if game.syntax_error is None else None
+        if criteria.matches(game, replay):
+            out.append(n)
+    return out
+
+
+@pytest.mark.parametrize(("criteria", "games"), CASES)
+def test_hand_counted(criteria: Criteria, games: list[int]) -> None:
+    assert selected(criteria) == games
