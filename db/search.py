@@ -1,0 +1,237 @@
+"""Material and pattern search in the database.
+
+Material: each game's positions cut into runs of equal material (pdn.search.material_runs),
+one row per run with its signature (white men, white kings, black men, black kings packed into
+one integer) under an index, so that a material spec is a set of signatures looked up in the
+index, and "for N plies" adds up adjacent matching runs with a window function.
+
+Patterns: each game's positions as one compressed blob of bitboards (the engine's own layout,
+little-endian words), scanned with numpy against the pattern's masks for the games the other
+criteria leave.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
+from itertools import product
+
+import numpy as np
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    Select,
+    and_,
+    func,
+    select,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from pdn.board import geometry
+from pdn.db.schema import Base, GameId
+from pdn.position import Position
+from pdn.search import Count, Masks, Material, Pattern, Run
+from pdn.variants import VARIANTS, Variant
+
+
+class MaterialRow(Base):
+    """A run of positions of one game with the same material."""
+
+    __tablename__ = "material"
+    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
+    first: Mapped[int] = mapped_column(Integer, primary_key=True)  # position 0 is the start
+    length: Mapped[int] = mapped_column(Integer)  # positions in the run
+    signature: Mapped[int] = mapped_column(Integer)  # see signature()
+
+    __table_args__ = (
+        Index("ix_material_signature", "signature", "length"),
+        {"sqlite_with_rowid": False},
+    )
+
+
+class BoardsRow(Base):
+    """Every position of a game's main line as replayed, packed by pack_boards()."""
+
+    __tablename__ = "boards"
+    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+
+SEARCH_TABLES = (MaterialRow.__tablename__, BoardsRow.__tablename__)
+
+_BITS = 8  # bits per count in a signature: counts up to 255
+_TOP = (1 << _BITS) - 1
+
+
+def signature(counts: Sequence[int]) -> int:
+    """White men, white kings, black men and black kings packed into one integer."""
+    wm, wk, bm, bk = counts
+    return wm | wk << _BITS | bm << 2 * _BITS | bk << 3 * _BITS
+
+
+def material_rows(runs: Iterable[Run]) -> list[dict[str, int]]:
+    """The material rows of a game (without its id)."""
+    return [{"first": r.first, "length": r.length, "signature": signature(r.counts)} for r in runs]
+
+
+# -- boards ----------------------------------------------------------------------------------------
+
+
+@cache
+def words(variant: Variant) -> int:
+    """64-bit words per bitboard on the variant's board."""
+    return -(-geometry(variant).size // 64)
+
+
+def pack_boards(positions: Sequence[Position]) -> bytes:
+    """The positions as a zlib-compressed array: per position, the bitboards of white men,
+    white kings, black men and black kings (words() little-endian words each), then one byte
+    per position for the side to move."""
+    if not positions:
+        return b""
+    size = 8 * words(positions[0].variant)
+    parts = [
+        b"".join(
+            board.to_bytes(size, "little")
+            for board in (p.white_men, p.white_kings, p.black_men, p.black_kings)
+        )
+        for p in positions
+    ]
+    parts.append(bytes(p.turn for p in positions))
+    return zlib.compress(b"".join(parts), 1)
+
+
+def _unpack(data: bytes, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """(boards, turns): boards shaped (positions, 4, w) of uint64, turns (positions,) of uint8."""
+    raw = zlib.decompress(data)
+    n = len(raw) // (32 * w + 1)
+    boards = np.frombuffer(raw, dtype="<u8", count=n * 4 * w).reshape(n, 4, w)
+    turns = np.frombuffer(raw, dtype=np.uint8, offset=n * 32 * w)
+    return boards, turns
+
+
+def _mask_words(mask: int, w: int) -> np.ndarray:
+    return np.frombuffer(mask.to_bytes(8 * w, "little"), dtype="<u8")
+
+
+def _fits(boards: np.ndarray, turns: np.ndarray, masks: Masks) -> bool:
+    """Whether some position of a game fits the masks."""
+    w = boards.shape[2]
+    ok = np.ones(len(turns), dtype=bool)
+    if masks.turn is not None:
+        ok &= turns == masks.turn
+    wm, wk, bm, bk = boards[:, 0], boards[:, 1], boards[:, 2], boards[:, 3]
+    for have, mask in (
+        (wm, masks.white_men), (wk, masks.white_kings), (wm | wk, masks.white_pieces),
+        (bm, masks.black_men), (bk, masks.black_kings), (bm | bk, masks.black_pieces),
+    ):  # fmt: skip
+        if mask:
+            m = _mask_words(mask, w)
+            ok &= ((have & m) == m).all(axis=1)
+    if masks.empty:
+        m = _mask_words(masks.empty, w)
+        ok &= ((wm | wk | bm | bk) & m == 0).all(axis=1)
+    return bool(ok.any())
+
+
+BATCH = 2000  # games whose boards are read at once
+
+
+def pattern_games(
+    conn: Connection, games: Iterable[tuple[int, str | None]], pattern: Pattern
+) -> Iterator[int]:
+    """The ids among *games* ((id, variant) pairs, in order) of the games that reach the pattern,
+    in the same order."""
+    pending: list[tuple[int, Masks, int]] = []
+    for game_id, variant in games:
+        v = VARIANTS.get(variant or "")
+        masks = pattern.compile(v) if v is not None else None
+        if v is None or masks is None:
+            continue
+        pending.append((game_id, masks, words(v)))
+        if len(pending) >= BATCH:
+            yield from _check(conn, pending)
+            pending = []
+    yield from _check(conn, pending)
+
+
+def _check(conn: Connection, pending: list[tuple[int, Masks, int]]) -> Iterator[int]:
+    if not pending:
+        return
+    ids = [game_id for game_id, _, _ in pending]
+    query = select(BoardsRow.game_id, BoardsRow.data).where(BoardsRow.game_id.in_(ids))
+    data = dict(conn.execute(query).all())
+    for game_id, masks, w in pending:
+        blob = data.get(game_id)
+        if blob and _fits(*_unpack(blob, w), masks):
+            yield game_id
+
+
+# -- material --------------------------------------------------------------------------------------
+
+MAX_SIGNATURES = 4096  # a spec with more signatures than this is searched by ranges instead
+
+
+def _values(count: Count, top: int) -> range:
+    return range(count.low, min(count.high if count.high is not None else top, top) + 1)
+
+
+def signatures(material: Material, top: int) -> list[int] | None:
+    """Every signature the material allows with counts up to *top*, or None when there are
+    more than MAX_SIGNATURES of them."""
+    ranges = [_values(c, top) for c in material.counts]
+    total = 1
+    for r in ranges:
+        total *= len(r)
+    if total > MAX_SIGNATURES:
+        return None
+    return [signature(c) for c in product(*ranges)]
+
+
+def _by_ranges(material: Material) -> ColumnElement[bool]:
+    cond = []
+    for i, count in enumerate(material.counts):
+        field = MaterialRow.signature.op(">>")(i * _BITS).op("&")(_TOP)
+        if count.low:
+            cond.append(field >= count.low)
+        if count.high is not None:
+            cond.append(field <= count.high)
+    return and_(True, *cond)
+
+
+def material_games(
+    material: Material, plies: int = 1, top: int = 30, by_ranges: bool = False
+) -> Select[int]:
+    """The ids of the games in which the material stands for at least *plies* consecutive
+    positions; counts above *top* (the most pieces a side can have) are never asked for."""
+    found = None if by_ranges else signatures(material, top)
+    match = MaterialRow.signature.in_(found) if found is not None else _by_ranges(material)
+    if plies <= 1:
+        return select(MaterialRow.game_id).where(match).distinct()
+    runs = select(MaterialRow.game_id, MaterialRow.first, MaterialRow.length).where(match)
+    m = runs.subquery()
+    before = func.coalesce(
+        func.sum(m.c.length).over(partition_by=m.c.game_id, order_by=m.c.first, rows=(None, -1)),
+        0,
+    )
+    islands = select(m.c.game_id, m.c.length, (m.c.first - before).label("island")).subquery()
+    return (
+        select(islands.c.game_id)
+        .group_by(islands.c.game_id, islands.c.island)
+        .having(func.sum(islands.c.length) >= plies)
+        .distinct()
+    )
+
+
+def most_pieces(variant: str | None) -> int:
+    """The most men or kings a side can have: in *variant*, or in any variant."""
+    if variant is not None:
+        return Position.start(VARIANTS[variant]).white_men.bit_count()
+    return max(Position.start(v).white_men.bit_count() for v in VARIANTS.values())

@@ -1,0 +1,88 @@
+"""Material and pattern search in the database: the stored rows and the SQL over them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, create_engine, insert
+
+from pdn.db.search import (
+    BoardsRow,
+    MaterialRow,
+    material_games,
+    material_rows,
+    most_pieces,
+    pack_boards,
+    pattern_games,
+    signatures,
+)
+from pdn.pipeline import file_preference
+from pdn.reader import read_games
+from pdn.replay import replay_game
+from pdn.search import material_runs, parse_material, parse_pattern
+
+HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
+
+
+@pytest.fixture
+def engine() -> Iterator[Engine]:
+    """The search tables alone, filled from the hand-counted archive (game n has id n)."""
+    engine = create_engine("sqlite://")
+    MaterialRow.__table__.create(engine)  # type: ignore[attr-defined]
+    BoardsRow.__table__.create(engine)  # type: ignore[attr-defined]
+    prefer = file_preference(HAND, None, "seed")
+    with engine.begin() as conn:
+        for n, game in enumerate(read_games(HAND), 1):
+            if game.syntax_error is not None:
+                continue
+            positions = replay_game(game, None, "seed", prefer).positions
+            rows = [{"game_id": n, **r} for r in material_rows(material_runs(positions))]
+            conn.execute(insert(MaterialRow), rows)
+            conn.execute(insert(BoardsRow), [{"game_id": n, "data": pack_boards(positions)}])
+    yield engine
+    engine.dispose()
+
+
+def found(engine: Engine, spec: str, plies: int = 1, by_ranges: bool = False) -> list[int]:
+    with engine.connect() as conn:
+        query = material_games(parse_material(spec), plies, most_pieces(None), by_ranges)
+        return sorted(r[0] for r in conn.execute(query))
+
+
+@pytest.mark.parametrize("by_ranges", [False, True])
+def test_material_search(engine: Engine, by_ranges: bool) -> None:
+    # the same games as tests/test_filter.py finds in the file
+    assert found(engine, "W:3K1,B:1K", 1, by_ranges) == [6]
+    assert found(engine, "W:3K1,B:1K", 7, by_ranges) == [6]
+    assert found(engine, "W:3K1,B:1K", 8, by_ranges) == []
+    assert found(engine, "W:11,B:11", 1, by_ranges) == [1, 7]
+    assert found(engine, "W:11,B:12", 2, by_ranges) == []
+    # game 1: 12 v 12 for three positions, then 11 v 12, then 11 v 11: a range spans runs
+    assert found(engine, "W:11-12,B:11-12", 5, by_ranges) == [1, 2, 3, 7]
+    assert found(engine, "W:11-12,B:11-12", 6, by_ranges) == [2, 7]
+    assert found(engine, "W:12+", 1, by_ranges) == [1, 2, 3, 4, 5, 7, 9]  # Russian has 12 too
+
+
+def test_signatures_or_ranges() -> None:
+    assert signatures(parse_material("W:3K1,B:1K"), 20) == [3 | 1 << 8 | 0 << 16 | 1 << 24]
+    assert len(signatures(parse_material("B:K1"), 20) or []) == 21 * 21
+    assert signatures(parse_material("W:1+"), 30) is None  # 30 * 31**3: searched by ranges
+
+
+def test_pattern_search(engine: Engine) -> None:
+    games = [(n, v) for n, v in [(1, "english"), (2, "english"), (3, "english"),
+             (4, "international"), (5, "international"), (6, "international"), (7, "russian"),
+             (9, "english")]]  # fmt: skip
+    with engine.connect() as conn:
+        for text, expected in (
+            ("WK46:BK1", [6]),
+            ("E42-44", [6]),
+            ("W42-44", [4, 5, 6]),
+        ):
+            intl = [g for g in games if g[1] == "international"]
+            assert list(pattern_games(conn, intl, parse_pattern(text))) == expected, text
+        english = [g for g in games if g[1] == "english"]
+        assert list(pattern_games(conn, english, parse_pattern("W:B22"))) == [1]
+        assert list(pattern_games(conn, english, parse_pattern("B:B22"))) == []
