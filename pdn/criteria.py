@@ -1,49 +1,61 @@
 """What games are selected by: the criteria of `pdn filter` (games in files) and `pdn query`
 (games in a database), defined once so that both select the same games.
 
-Text criteria (players, event, site) match when the text occurs in the tag, case and accents
-aside (Unicode case folding); with an alias file the players are matched under the names the
-file gives them. Positions (``moves``, ``fen``, ``material``, ``pattern``) are looked for in the
-main line as replayed: the start position and the position after each ply, up to the first
+Text criteria (players, event, site) match when the text occurs in the tag, case aside, every
+character taken literally; a text with ``*`` is a pattern the whole tag must match (``*`` any
+run of characters). With an alias file the players are matched under the names it gives them.
+Positions (``moves``, ``fen``, ``material``, ``pattern``) are looked for in the main line as
+replayed: the start position and the position after each ply, up to the first
 illegal move of an invalid game.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from pdn.game import Game, Outcome
 from pdn.players import Aliases
 from pdn.replay import Replay
 from pdn.search import Material, Pattern, has_material, material_runs, reaches_pattern
+from pdn.variants import get_variant
+
+RESULT_WORDS = ("white", "black", "draw", "unknown", "first", "second")
 
 
-class Result(StrEnum):
-    """A result asked for, in the words of the variant or of the PDN convention."""
-
-    WHITE = "white"  # White won, whichever side moved first
-    BLACK = "black"
-    DRAW = "draw"
-    UNKNOWN = "unknown"  # no result, "*", or one that is not understood
-    FIRST = "first"  # the side that moves first in the variant won (1-0 in any file)
-    SECOND = "second"
-
-
-def winner(game: Game, replay: Replay | None) -> str:
-    """ "white", "black", "draw" or "unknown": the result read first-player-first under the
-    game's variant (spec/pdn.md §7); unknown for a game that did not parse."""
+def winner(game: Game, variant: str | None) -> str:
+    """ "white", "black", "draw" or "unknown": the result read for the side that moves first in
+    the game's variant (spec/pdn.md §7: in English 1-0 is a Black win); where the variant is not
+    known, the GameType's, else White's."""
+    declared = game.declared_variant
+    first = get_variant(variant).first if variant else declared.first if declared else "W"
     outcome = game.outcome
-    if outcome is Outcome.DRAW:
-        return "draw"
-    if replay is None or outcome is Outcome.UNKNOWN:
-        return "unknown"
-    return game.winner(replay.variant.first) or "unknown"
+    if outcome in (Outcome.DRAW, Outcome.UNKNOWN):
+        return outcome.value
+    return game.winner(first) or Outcome.UNKNOWN.value
 
 
-def contains(value: str | None, text: str) -> bool:
-    """Whether *text* occurs in *value*, compared case-folded."""
-    return value is not None and text.casefold() in value.casefold()
+def result_matches(game: Game, variant: str | None, result: str) -> bool:
+    """Whether the game has *result*: white, black, draw or unknown (see winner), first or
+    second (the side that moves first in the variant, or the other, won), or a result as
+    written."""
+    word = result.strip().lower()
+    if word in ("first", "second"):
+        return game.outcome.value == word
+    if word in RESULT_WORDS:
+        return winner(game, variant) == word
+    return game.result == result.strip()
+
+
+def text_matches(value: str | None, text: str) -> bool:
+    """Whether *text* occurs in *value*, case aside; with ``*``, whether *value* matches the
+    pattern *text* (``*`` any run of characters)."""
+    if value is None:
+        return False
+    low, want = value.lower(), text.lower()
+    if "*" not in want:
+        return want in low
+    return re.fullmatch(".*".join(map(re.escape, want.split("*"))), low, re.DOTALL) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +68,7 @@ class Criteria:
     event: str | None = None
     site: str | None = None
     variant: str | None = None
-    result: Result | None = None
+    result: str | None = None  # see result_matches
     year_from: int | None = None  # the year of the Date tag
     year_to: int | None = None
     plies_min: int | None = None  # main-line plies replayed
@@ -75,7 +87,7 @@ class Criteria:
         return bool(
             self.variant or self.plies_min is not None or self.plies_max is not None
             or self.valid is not None or self.termination or self.reaches or self.material
-            or self.pattern or self.result
+            or self.pattern
         )  # fmt: skip
 
     def players(self, game: Game) -> tuple[str | None, str | None]:
@@ -89,26 +101,29 @@ class Criteria:
     def matches(self, game: Game, replay: Replay | None) -> bool:
         """Whether *game* (with *replay*, None when it did not parse) meets the criteria."""
         white, black = self.players(game)
-        if self.white and not contains(white, self.white):
+        if self.white and not text_matches(white, self.white):
             return False
-        if self.black and not contains(black, self.black):
+        if self.black and not text_matches(black, self.black):
             return False
-        if self.player and not (contains(white, self.player) or contains(black, self.player)):
+        if self.player and not (
+            text_matches(white, self.player) or text_matches(black, self.player)
+        ):
             return False
-        if self.event and not contains(game.event, self.event):
+        if self.event and not text_matches(game.event, self.event):
             return False
-        if self.site and not contains(game.site, self.site):
+        if self.site and not text_matches(game.site, self.site):
             return False
         year = game.year
         if self.year_from is not None and (year is None or year < self.year_from):
             return False
         if self.year_to is not None and (year is None or year > self.year_to):
             return False
-        if self.result and not self._result(game, replay):
+        variant = replay.variant.name if replay else None
+        if self.result and not result_matches(game, variant, self.result):
             return False
         if not self.replays:
             return True
-        if self.variant and (replay is None or replay.variant.name != self.variant):
+        if self.variant and variant != self.variant:
             return False
         plies = replay.plies if replay else 0
         if self.plies_min is not None and plies < self.plies_min:
@@ -130,8 +145,3 @@ class Criteria:
         ):
             return False
         return not self.pattern or reaches_pattern(positions, self.pattern)
-
-    def _result(self, game: Game, replay: Replay | None) -> bool:
-        if self.result in (Result.FIRST, Result.SECOND):
-            return game.outcome.value == self.result.value
-        return winner(game, replay) == self.result

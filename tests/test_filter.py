@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pdn.criteria import Criteria, Result
+from pdn.criteria import Criteria
 from pdn.openings import play_moves
 from pdn.pipeline import file_preference
 from pdn.players import Aliases
@@ -44,16 +44,21 @@ CASES: list[tuple[Criteria, list[int]]] = [
         [1, 2, 3, 8, 9],
     ),
     (Criteria(event="1872"), [2, 3]),
+    (Criteria(white="wyllie*"), [1, 8]),  # with *: the whole name, "J. Wyllie" is not
+    (Criteria(event="*18??*"), []),  # ? is a plain character
+    (Criteria(event="m*1*"), [1, 2, 3, 7]),  # Manchester 1841, Match 1872, Moscow 1998
     (Criteria(site="amster"), [4]),
     (Criteria(year_from=1870, year_to=1980), [2, 4, 5]),
     (Criteria(year_from=1977), [5, 7]),
     # English 0-1 and International 2-0 are White wins; English 1-0 and Russian 0-1 Black wins
-    (Criteria(result=Result.WHITE), [1, 4]),
-    (Criteria(result=Result.BLACK), [3, 7]),
-    (Criteria(result=Result.DRAW), [2, 5]),
-    (Criteria(result=Result.UNKNOWN), [6, 8, 9]),
-    (Criteria(result=Result.FIRST), [3, 4]),
-    (Criteria(result=Result.SECOND), [1, 7]),
+    (Criteria(result="white"), [1, 4]),
+    (Criteria(result="black"), [3, 7]),
+    (Criteria(result="draw"), [2, 5]),
+    (Criteria(result="unknown"), [6, 8, 9]),
+    (Criteria(result="first"), [3, 4]),
+    (Criteria(result="second"), [1, 7]),
+    (Criteria(result="1-0"), [3]),  # as written
+    (Criteria(result="2-0"), [4]),
     (Criteria(variant="english"), [1, 2, 3, 9]),
     (Criteria(variant="international"), [4, 5, 6]),
     (Criteria(variant="russian"), [7]),
