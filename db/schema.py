@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     and_,
@@ -24,7 +25,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 3  # 2: game ids from the game hash, games.place; 3: a game is its record
+SCHEMA_VERSION = 3  # 2: game ids from the game hash, games.place; 3: a game is its record,
+# material and boards tables (no release between the two changes, so one version)
 OPENING_INDEX_PLIES = 12  # positions after the first plies are indexed by ply, for openings
 
 # A game's id: the first 63 bits of its record hash, so the same game has the same id in any
@@ -151,3 +153,29 @@ def at_ply(ply: int) -> ColumnElement[bool]:
     if ply <= OPENING_INDEX_PLIES:  # the index's own condition, as a literal the planner sees
         return and_(PlyRow.ply == ply, text(f"plies.ply <= {OPENING_INDEX_PLIES}"))
     return PlyRow.ply == ply
+
+
+class MaterialRow(Base):
+    """A run of consecutive positions of a game's main line with the same material (see
+    pdn.db.search): position 0 is the start, position i the one after ply i."""
+
+    __tablename__ = "material"
+    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
+    first: Mapped[int] = mapped_column(Integer, primary_key=True)  # the run's first position
+    length: Mapped[int] = mapped_column(Integer)  # positions in the run
+    signature: Mapped[int] = mapped_column(Integer)  # men and kings per side, packed
+
+    __table_args__ = (
+        Index("ix_material_signature", "signature", "length"),  # material search
+        {"sqlite_with_rowid": False},
+    )
+
+
+class BoardsRow(Base):
+    """Every position of a game's main line, packed (see pdn.db.search.pack_boards)."""
+
+    __tablename__ = "boards"
+    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+    __table_args__ = ({"sqlite_with_rowid": False},)

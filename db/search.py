@@ -21,50 +21,17 @@ import numpy as np
 from sqlalchemy import (
     ColumnElement,
     Connection,
-    ForeignKey,
-    Index,
-    Integer,
-    LargeBinary,
     Select,
     and_,
     func,
     select,
 )
-from sqlalchemy.orm import Mapped, mapped_column
 
 from pdn.board import geometry
-from pdn.db.schema import Base, GameId
+from pdn.db.schema import BoardsRow, MaterialRow
 from pdn.position import Position
 from pdn.search import Count, Masks, Material, Pattern, Run
 from pdn.variants import VARIANTS, Variant
-
-
-class MaterialRow(Base):
-    """A run of positions of one game with the same material."""
-
-    __tablename__ = "material"
-    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
-    first: Mapped[int] = mapped_column(Integer, primary_key=True)  # position 0 is the start
-    length: Mapped[int] = mapped_column(Integer)  # positions in the run
-    signature: Mapped[int] = mapped_column(Integer)  # see signature()
-
-    __table_args__ = (
-        Index("ix_material_signature", "signature", "length"),
-        {"sqlite_with_rowid": False},
-    )
-
-
-class BoardsRow(Base):
-    """Every position of a game's main line as replayed, packed by pack_boards()."""
-
-    __tablename__ = "boards"
-    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
-    data: Mapped[bytes] = mapped_column(LargeBinary)
-
-    __table_args__ = ({"sqlite_with_rowid": False},)
-
-
-SEARCH_TABLES = (MaterialRow.__tablename__, BoardsRow.__tablename__)
 
 _BITS = 8  # bits per count in a signature: counts up to 255
 _TOP = (1 << _BITS) - 1

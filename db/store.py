@@ -41,7 +41,17 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import aliased
 
 from pdn.db.connection import connect
-from pdn.db.schema import Base, GameRow, Occurrence, PlyRow, SourceFile, TagRow
+from pdn.db.schema import (
+    Base,
+    BoardsRow,
+    GameRow,
+    MaterialRow,
+    Occurrence,
+    PlyRow,
+    SourceFile,
+    TagRow,
+)
+from pdn.db.search import pack_boards, signature
 from pdn.files import FileProblem, shown_name
 from pdn.game import Game, Outcome
 from pdn.identity import game_identity, main_line, start_fen
@@ -50,6 +60,7 @@ from pdn.pipeline import OnProblem, Options, Progress, find_files, plan, replay_
 from pdn.position import Position
 from pdn.reader import detect_encoding, read_games
 from pdn.replay import Replay
+from pdn.search import material_runs
 from pdn.validate import GameReport, report_game
 from pdn.variants import get_variant
 
@@ -68,6 +79,8 @@ class Record:
     row: dict[str, Any]  # the games-table values, but for the place the game was read from
     tags: list[tuple[int, int, str, str]]  # game id, position, name, value
     plies: list[tuple[int, int, str, int, int]]  # game id, ply, move, position before, after
+    material: list[tuple[int, int, int, int]]  # game id, first position, length, signature
+    boards: list[tuple[int, bytes]]  # game id, its positions packed (none without a replay)
     nul: bool = False  # NUL bytes in the text were stored as NUL_SHOWN
 
 
@@ -78,9 +91,12 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     identity = game_identity(game, replay, moves)
     gid = game_id(identity.record)
     plies: list[tuple[int, int, str, int, int]] = []
-    if moves and replay:
-        digests = [p.digest() for p in replay.positions[: len(moves) + 1]]
+    positions = replay.positions[: len(moves) + 1] if replay else []
+    if moves:
+        digests = [p.digest() for p in positions]
         plies = [(gid, i + 1, m, digests[i], digests[i + 1]) for i, m in enumerate(moves)]
+    material = [(gid, r.first, r.length, signature(r.counts)) for r in material_runs(positions)]
+    boards = [(gid, pack_boards(positions))] if positions else []
     start = replay.positions[0] if replay and replay.positions else None
     fen = start_fen(replay) if replay else None
     nul = "\x00" in game.raw
@@ -116,7 +132,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "final_hash": plies[-1][4] if plies else (start.digest() if start else None),
         "pdn": shown(game.raw),
     }
-    return Record(report, row, tags, plies, nul)
+    return Record(report, row, tags, plies, material, boards, nul)
 
 
 def _same(text: Any) -> Any:
@@ -570,11 +586,17 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
         gone = sorted(replaced)
         conn.execute(delete(TagRow).where(TagRow.game_id.in_(gone)))
         conn.execute(delete(PlyRow).where(PlyRow.game_id.in_(gone)))
+        conn.execute(delete(MaterialRow).where(MaterialRow.game_id.in_(gone)))
+        conn.execute(delete(BoardsRow).where(BoardsRow.game_id.in_(gone)))
         conn.execute(update(Occurrence).where(Occurrence.game_id.in_(gone)).values(duplicate=True))
     _add_rows(conn, TagRow.__tablename__, ["game_id", "position", "name", "value"],
               [t for r in won for t in r.tags])  # fmt: skip
     _add_rows(conn, PlyRow.__tablename__, ["game_id", "ply", "move", "before", "after"],
               [p for r in won for p in r.plies])  # fmt: skip
+    _add_rows(conn, MaterialRow.__tablename__, ["game_id", "first", "length", "signature"],
+              [m for r in won for m in r.material])  # fmt: skip
+    _add_rows(conn, BoardsRow.__tablename__, ["game_id", "data"],
+              [b for r in won for b in r.boards])  # fmt: skip
     counts = SpanCounts()
     marks = []
     for file_id, index, line, gid, at in read:

@@ -37,7 +37,15 @@ from conftest import (
 from pdn.cli.app import app
 from pdn.db.connection import DatabaseRefused, open_database
 from pdn.db.questions import GameFilter, find_games
-from pdn.db.schema import GameRow, Occurrence, PlyRow, SourceFile, TagRow
+from pdn.db.schema import (
+    BoardsRow,
+    GameRow,
+    MaterialRow,
+    Occurrence,
+    PlyRow,
+    SourceFile,
+    TagRow,
+)
 from pdn.db.store import ImportStats, import_paths, span_records
 from pdn.parallel import Task
 from pdn.pipeline import Options
@@ -156,7 +164,7 @@ def test_workers_write_the_same_database(
     # as if stopped after game 200: the rest is imported again, and nothing else
     with engine.begin() as conn:
         late = select(GameRow.id).where(GameRow.file_index > 200)
-        for model in (TagRow, PlyRow):
+        for model in (TagRow, PlyRow, MaterialRow, BoardsRow):
             conn.execute(delete(model).where(model.game_id.in_(late)))
         conn.execute(delete(Occurrence).where(Occurrence.file_index > 200))
         conn.execute(delete(GameRow).where(GameRow.file_index > 200))
@@ -273,7 +281,7 @@ def test_a_rerun_replays_only_what_is_missing(db: str, monkeypatch: pytest.Monke
     assert (first.games, first.added) == (20, 20)
     with engine.begin() as conn:  # as if stopped after game 12
         late = select(GameRow.id).where(GameRow.file_index > 12)
-        for model in (TagRow, PlyRow):
+        for model in (TagRow, PlyRow, MaterialRow, BoardsRow):
             conn.execute(delete(model).where(model.game_id.in_(late)))
         conn.execute(delete(Occurrence).where(Occurrence.file_index > 12))
         conn.execute(delete(GameRow).where(GameRow.file_index > 12))

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, create_engine, insert
 
+from pdn.db.schema import BoardsRow, MaterialRow
 from pdn.db.search import (
-    BoardsRow,
-    MaterialRow,
     material_games,
     material_rows,
     most_pieces,
