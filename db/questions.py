@@ -9,7 +9,9 @@ with a known result, to every one of them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 import pandas as pd
@@ -29,11 +31,14 @@ from sqlalchemy import (
 from sqlalchemy.sql.elements import SQLCoreOperations
 
 from pdn.ballots import three_move_ballots
+from pdn.criteria import RESULT_WORDS, Criteria, text_matches
 from pdn.db.schema import GameRow, PlyRow, SourceFile, at_ply
+from pdn.db.search import material_games, most_pieces, pattern_games
 from pdn.fen import parse_fen
+from pdn.openings import OpeningsError, play_moves
+from pdn.players import Aliases
 from pdn.position import Position
-from pdn.reader import make_move
-from pdn.replay import candidates
+from pdn.search import Pattern
 from pdn.variants import get_variant
 
 
@@ -44,41 +49,20 @@ class QuestionError(ValueError):
 def position_digest(variant: str, moves: str | None = None, fen: str | None = None) -> int:
     """The digest of the position after *moves* (from *fen* or the start) in *variant*."""
     v = get_variant(variant)
-    pos = parse_fen(fen, v) if fen else Position.start(v)
-    for i, text in enumerate((moves or "").split()):
-        if text.rstrip(".").isdigit():
-            continue  # a move number
-        node = make_move(text)
-        found = candidates(pos, node.squares)
-        if len(found) != 1:
-            why = "illegal" if not found else "ambiguous"
-            raise QuestionError(f"move {i + 1} ({text}) is {why} in {variant}")
-        pos = pos.play(found[0])
-    return pos.digest()
-
-
-RESULT_WORDS = ("white", "black", "draw", "unknown", "first", "second")
+    start = parse_fen(fen, v) if fen else Position.start(v)
+    try:
+        played = play_moves(variant, moves or "", start)
+    except OpeningsError as exc:
+        raise QuestionError(str(exc)) from None
+    return (played[-1] if played else start).digest()
 
 
 @dataclass(frozen=True, slots=True)
-class GameFilter:
-    """What `pdn query` selects games by (every field optional). Text fields match any part of
-    the value, case aside, taken literally; with ``*`` the text is a pattern for the whole value
-    (``*`` any run of characters)."""
+class GameFilter(Criteria):
+    """What `pdn query` selects games by: the criteria of `pdn filter` (pdn.criteria, of which
+    this module is the SQL twin), and of games with the same moves only the first."""
 
-    white: str | None = None
-    black: str | None = None
-    player: str | None = None
-    event: str | None = None
-    site: str | None = None
-    variant: str | None = None
-    result: str | None = None  # white, black, draw, unknown, first, second, or as written
-    date_from: int | None = None  # years
-    date_to: int | None = None
-    moves: str | None = None  # games that reach the position after these moves
-    fen: str | None = None  # games that reach this position
-    valid: bool | None = None  # only the valid (True) or the invalid (False) games
-    distinct_moves: bool = False  # of games with the same moves, only the first
+    distinct_moves: bool = False
 
 
 def _matches(column: SQLCoreOperations[str | None], text: str) -> ColumnElement[bool]:
@@ -103,15 +87,37 @@ def result_condition(result: str) -> ColumnElement[bool]:
     return GameRow.result == result.strip()
 
 
-def _conditions(f: GameFilter, paged: bool = False) -> list[ColumnElement[bool]]:
-    """The conditions of *f*; *paged*: written for reading a page of games in import order."""
+def _written(engine: Engine, text: str, aliases: Aliases) -> list[str]:
+    """The player names as written in the database that stand for a player whose name (as the
+    aliases give it) matches *text* (pdn.criteria.text_matches)."""
+    with engine.connect() as conn:
+        names = conn.execute(select(GameRow.white).union(select(GameRow.black))).scalars().all()
+    return sorted(n for n in names if n is not None and text_matches(aliases.name(n), text))
+
+
+def _player(
+    engine: Engine, column: SQLCoreOperations[str | None], text: str, aliases: Aliases | None
+) -> ColumnElement[bool]:
+    if aliases is None:
+        return _matches(column, text)
+    return column.in_(_written(engine, text, aliases))
+
+
+def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[ColumnElement[bool]]:
+    """The conditions of *f* (all but the pattern); *paged*: written for reading a page of games
+    in import order."""
     cond = []
     if f.white:
-        cond.append(_matches(GameRow.white, f.white))
+        cond.append(_player(engine, GameRow.white, f.white, f.aliases))
     if f.black:
-        cond.append(_matches(GameRow.black, f.black))
+        cond.append(_player(engine, GameRow.black, f.black, f.aliases))
     if f.player:
-        cond.append(or_(_matches(GameRow.white, f.player), _matches(GameRow.black, f.player)))
+        cond.append(
+            or_(
+                _player(engine, GameRow.white, f.player, f.aliases),
+                _player(engine, GameRow.black, f.player, f.aliases),
+            )
+        )
     if f.event:
         cond.append(_matches(GameRow.event, f.event))
     if f.site:
@@ -139,6 +145,15 @@ def _conditions(f: GameFilter, paged: bool = False) -> list[ColumnElement[bool]]
         cond.append((GameRow.id + 0 if paged else GameRow.id).in_(reached))
     elif f.variant:
         cond.append(GameRow.variant == get_variant(f.variant).name)
+    if f.plies_min is not None:
+        cond.append(GameRow.plies >= f.plies_min)
+    if f.plies_max is not None:
+        cond.append(GameRow.plies <= f.plies_max)
+    if f.termination:
+        cond.append(GameRow.termination == f.termination)
+    if f.material:
+        top = most_pieces(get_variant(f.variant).name if f.variant else None)
+        cond.append(GameRow.id.in_(material_games(f.material, f.material_plies, top)))
     if f.distinct_moves:  # the first game of each set with the same moves, among those chosen
         rank = func.row_number().over(partition_by=GameRow.moves_hash, order_by=GameRow.place)
         chosen = select(GameRow.id, GameRow.moves_hash, rank.label("rank"))
@@ -178,21 +193,37 @@ def find_games(
 ) -> pd.DataFrame:
     """The games matching *where*, in import order (after skipping *offset* of them)."""
     query = _game_columns()
-    if limit or offset:  # the page's games first (by the index on place), then their rows
-        page = select(GameRow.id).where(and_(True, *_conditions(where, paged=True)))
-        page = page.order_by(GameRow.place).limit(limit).offset(offset)
+    if where.pattern is not None:  # the games that reach it among those the rest selects
+        found = _with_pattern(engine, _conditions(engine, where), where.pattern)
+        page = list(islice(found, offset, offset + limit if limit else None))
         query = query.where(GameRow.id.in_(page))
+    elif limit or offset:  # the page's games first (by the index on place), then their rows
+        page_ids = select(GameRow.id).where(and_(True, *_conditions(engine, where, paged=True)))
+        page_ids = page_ids.order_by(GameRow.place).limit(limit).offset(offset)
+        query = query.where(GameRow.id.in_(page_ids))
     else:
-        query = query.where(and_(True, *_conditions(where)))
+        query = query.where(and_(True, *_conditions(engine, where)))
     with engine.connect() as conn:
         return pd.read_sql(query, conn)
 
 
 def count_games(engine: Engine, where: GameFilter) -> int:
     """How many games match *where*."""
-    query = select(func.count()).select_from(GameRow).where(and_(True, *_conditions(where)))
+    if where.pattern is not None:
+        return sum(1 for _ in _with_pattern(engine, _conditions(engine, where), where.pattern))
+    query = select(func.count()).select_from(GameRow)
     with engine.connect() as conn:
-        return int(conn.execute(query).scalar() or 0)
+        return int(conn.execute(query.where(and_(True, *_conditions(engine, where)))).scalar() or 0)
+
+
+def _with_pattern(
+    engine: Engine, conditions: list[ColumnElement[bool]], pattern: Pattern
+) -> Iterator[int]:
+    """The ids of the games that meet *conditions* and reach *pattern*, in import order."""
+    games = select(GameRow.id, GameRow.variant).where(and_(True, *conditions))
+    with engine.connect() as conn:
+        rows = conn.execute(games.order_by(GameRow.place)).all()
+        yield from pattern_games(conn, ((r[0], r[1]) for r in rows), pattern)
 
 
 def game_texts(engine: Engine, ids: list[int]) -> list[str]:

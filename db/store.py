@@ -40,6 +40,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import aliased
 
+from pdn.criteria import winner
 from pdn.db.connection import connect
 from pdn.db.schema import (
     Base,
@@ -53,7 +54,7 @@ from pdn.db.schema import (
 )
 from pdn.db.search import pack_boards, signature
 from pdn.files import FileProblem, shown_name
-from pdn.game import Game, Outcome
+from pdn.game import Game
 from pdn.identity import game_identity, main_line, start_fen
 from pdn.parallel import Runner, Task, as_runner, run_tasks
 from pdn.pipeline import OnProblem, Options, Progress, find_files, plan, replay_tasks, task_games
@@ -62,7 +63,6 @@ from pdn.reader import detect_encoding, read_games
 from pdn.replay import Replay
 from pdn.search import material_runs
 from pdn.validate import GameReport, report_game
-from pdn.variants import get_variant
 
 BATCH = 1000
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
@@ -116,7 +116,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "black": shown(game.black),
         "result": shown(game.result),
         "outcome": game.outcome.value,
-        "winner": _winner(game, report.variant),
+        "winner": winner(game, report.variant),
         "variant": report.variant,
         "variant_source": report.variant_source,
         "rules": replay.rules.name if replay else "seed",
@@ -141,17 +141,6 @@ def _same(text: Any) -> Any:
 
 def _shown(text: Any) -> Any:
     return text.replace("\x00", NUL_SHOWN) if isinstance(text, str) else text
-
-
-def _winner(game: Game, variant: str | None) -> str:
-    """white, black, draw or unknown: the result read for the side that moves first in the
-    game's variant (White where the variant is not known)."""
-    declared = game.declared_variant
-    first = get_variant(variant).first if variant else declared.first if declared else "W"
-    outcome = game.outcome
-    if outcome in (Outcome.DRAW, Outcome.UNKNOWN):
-        return outcome.value
-    return game.winner(first) or Outcome.UNKNOWN.value
 
 
 # -- import ----------------------------------------------------------------------------------

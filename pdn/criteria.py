@@ -12,10 +12,14 @@ illegal move of an invalid game.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cache
 
+from pdn.fen import parse_fen
 from pdn.game import Game, Outcome
+from pdn.openings import play_moves
 from pdn.players import Aliases
+from pdn.position import Position
 from pdn.replay import Replay
 from pdn.search import Material, Pattern, has_material, material_runs, reaches_pattern
 from pdn.variants import get_variant
@@ -58,9 +62,20 @@ def text_matches(value: str | None, text: str) -> bool:
     return re.fullmatch(".*".join(map(re.escape, want.split("*"))), low, re.DOTALL) is not None
 
 
+@cache
+def reached(variant: str, moves: str | None, fen: str | None) -> int:
+    """The digest of the position after *moves* from *fen* (or the start) in *variant*;
+    raises ValueError (an unknown variant, a bad FEN, an illegal or ambiguous move)."""
+    v = get_variant(variant)
+    start = parse_fen(fen, v) if fen else Position.start(v)
+    played = play_moves(v.name, moves or "", start)
+    return (played[-1] if played else start).digest()
+
+
 @dataclass(frozen=True, slots=True)
 class Criteria:
-    """Every criterion is optional; a game is selected when it meets all that are given."""
+    """Every criterion is optional; a game is selected when it meets all that are given.
+    ``moves`` and ``fen`` need ``variant``."""
 
     white: str | None = None
     black: str | None = None
@@ -69,30 +84,42 @@ class Criteria:
     site: str | None = None
     variant: str | None = None
     result: str | None = None  # see result_matches
-    year_from: int | None = None  # the year of the Date tag
-    year_to: int | None = None
+    date_from: int | None = None  # the year of the Date tag
+    date_to: int | None = None
+    moves: str | None = None  # the game reaches the position after these moves (from fen)
+    fen: str | None = None  # the game reaches this position (or the one after moves from it)
     plies_min: int | None = None  # main-line plies replayed
     plies_max: int | None = None
     valid: bool | None = None
     termination: str | None = None  # win, draw-40-moves, draw-repetition, undecided, ...
-    reaches: tuple[int, ...] = ()  # position digests (moves, fen): the game reaches all
     material: Material | None = None
     material_plies: int = 1
     pattern: Pattern | None = None
-    aliases: Aliases = field(default_factory=Aliases)
+    aliases: Aliases | None = None  # players matched under the names these give them
 
     @property
     def replays(self) -> bool:
         """Whether selecting needs the games replayed (not only their tags)."""
         return bool(
             self.variant or self.plies_min is not None or self.plies_max is not None
-            or self.valid is not None or self.termination or self.reaches or self.material
-            or self.pattern
+            or self.valid is not None or self.termination or self.moves or self.fen
+            or self.material or self.pattern
         )  # fmt: skip
+
+    def reached(self) -> int | None:
+        """The digest of the position asked for by ``moves`` and ``fen`` (None: no such
+        criterion); raises ValueError where they cannot be played."""
+        if not (self.moves or self.fen):
+            return None
+        if not self.variant:
+            raise ValueError("--moves and --fen need --variant")
+        return reached(self.variant, self.moves, self.fen)
 
     def players(self, game: Game) -> tuple[str | None, str | None]:
         """White and Black as the alias file names them."""
         w, b = game.white, game.black
+        if self.aliases is None:
+            return w, b
         return (
             None if w is None else self.aliases.name(w),
             None if b is None else self.aliases.name(b),
@@ -114,16 +141,16 @@ class Criteria:
         if self.site and not text_matches(game.site, self.site):
             return False
         year = game.year
-        if self.year_from is not None and (year is None or year < self.year_from):
+        if self.date_from is not None and (year is None or year < self.date_from):
             return False
-        if self.year_to is not None and (year is None or year > self.year_to):
+        if self.date_to is not None and (year is None or year > self.date_to):
             return False
         variant = replay.variant.name if replay else None
         if self.result and not result_matches(game, variant, self.result):
             return False
         if not self.replays:
             return True
-        if self.variant and variant != self.variant:
+        if self.variant and variant != get_variant(self.variant).name:
             return False
         plies = replay.plies if replay else 0
         if self.plies_min is not None and plies < self.plies_min:
@@ -136,10 +163,9 @@ class Criteria:
         if self.termination and termination != self.termination:
             return False
         positions = replay.positions if replay else []
-        if self.reaches:
-            seen = {p.digest() for p in positions}
-            if not all(h in seen for h in self.reaches):
-                return False
+        wanted = self.reached()
+        if wanted is not None and all(p.digest() != wanted for p in positions):
+            return False
         if self.material and not has_material(
             material_runs(positions), self.material, self.material_plies
         ):

@@ -32,9 +32,10 @@ class OpeningsError(ValueError):
     """An opening-names file that cannot be read, or moves that cannot be played."""
 
 
-def play_moves(variant: str, moves: str) -> list[Position]:
-    """The positions after each move of *moves* (move numbers allowed) from the start."""
-    pos = Position.start(get_variant(variant))
+def play_moves(variant: str, moves: str, start: Position | None = None) -> list[Position]:
+    """The positions after each move of *moves* (move numbers allowed) from *start* (default:
+    the variant's start position)."""
+    pos = start or Position.start(get_variant(variant))
     out = []
     for i, text in enumerate(moves.split()):
         if text.rstrip(".").isdigit():

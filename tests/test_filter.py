@@ -2,30 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
 
 from pdn.criteria import Criteria
-from pdn.openings import play_moves
+from pdn.db.connection import open_database
+from pdn.db.questions import GameFilter, count_games, find_games
+from pdn.db.store import import_paths
 from pdn.pipeline import file_preference
 from pdn.players import Aliases
 from pdn.reader import read_games
 from pdn.replay import replay_game
 from pdn.search import parse_material, parse_pattern
-from pdn.variants import get_variant
 
 HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
-
-
-def digest(variant: str, moves: str) -> int:
-    return play_moves(variant, moves)[-1].digest()
-
-
-def start_digest(variant: str, fen: str) -> int:
-    from pdn.fen import parse_fen
-
-    return parse_fen(fen, get_variant(variant)).digest()
 
 
 # Each case: criteria, and the games (numbers in the file) that meet them, worked out by hand.
@@ -48,8 +42,8 @@ CASES: list[tuple[Criteria, list[int]]] = [
     (Criteria(event="*18??*"), []),  # ? is a plain character
     (Criteria(event="m*1*"), [1, 2, 3, 7]),  # Manchester 1841, Match 1872, Moscow 1998
     (Criteria(site="amster"), [4]),
-    (Criteria(year_from=1870, year_to=1980), [2, 4, 5]),
-    (Criteria(year_from=1977), [5, 7]),
+    (Criteria(date_from=1870, date_to=1980), [2, 4, 5]),
+    (Criteria(date_from=1977), [5, 7]),
     # English 0-1 and International 2-0 are White wins; English 1-0 and Russian 0-1 Black wins
     (Criteria(result="white"), [1, 4]),
     (Criteria(result="black"), [3, 7]),
@@ -69,10 +63,12 @@ CASES: list[tuple[Criteria, list[int]]] = [
     (Criteria(valid=False), [3, 8]),
     (Criteria(termination="undecided"), [1, 2, 3, 4, 5, 6, 7, 8, 9]),
     (Criteria(termination="win"), []),
-    (Criteria(variant="english", reaches=(digest("english", "11-15"),)), [1, 2, 3]),
-    (Criteria(reaches=(digest("english", "11-15 23-19 8-11"),)), [2, 3]),
-    (Criteria(reaches=(digest("international", "33-28 17-22"),)), [4]),
-    (Criteria(reaches=(start_digest("international", "W:W47,48,49,K46:BK1"),)), [6]),
+    (Criteria(variant="english", moves="11-15"), [1, 2, 3]),
+    (Criteria(variant="english", moves="1. 11-15 23-19 2. 8-11"), [2, 3]),
+    (Criteria(variant="international", moves="33-28 17-22"), [4]),
+    (Criteria(variant="international", fen="W:W47,48,49,K46:BK1"), [6]),
+    (Criteria(variant="international", fen="W:W47,48,49,K46:BK1", moves="47-42 1-7"), [6]),
+    (Criteria(variant="international", fen="W:W47,48,49,K46:BK1", moves="47-41 1-7"), []),
     (Criteria(material=parse_material("W:3K1,B:1K")), [6]),
     (Criteria(material=parse_material("W:3K1,B:1K"), material_plies=7), [6]),
     (Criteria(material=parse_material("W:3K1,B:1K"), material_plies=8), []),
@@ -103,3 +99,25 @@ def selected(criteria: Criteria) -> list[int]:
 @pytest.mark.parametrize(("criteria", "games"), CASES)
 def test_hand_counted(criteria: Criteria, games: list[int]) -> None:
     assert selected(criteria) == games
+
+
+@pytest.fixture(scope="module")
+def hand_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """The hand-counted archive imported into SQLite."""
+    engine = open_database(str(tmp_path_factory.mktemp("hand") / "hand.db"))
+    import_paths(engine, [HAND])
+    yield engine
+    engine.dispose()
+
+
+def as_filter(criteria: Criteria) -> GameFilter:
+    return GameFilter(**{f.name: getattr(criteria, f.name) for f in fields(criteria)})
+
+
+@pytest.mark.parametrize(("criteria", "games"), CASES)
+def test_hand_counted_in_the_database(
+    hand_db: Engine, criteria: Criteria, games: list[int]
+) -> None:
+    where = as_filter(criteria)
+    assert sorted(find_games(hand_db, where, limit=None)["index"]) == games
+    assert count_games(hand_db, where) == len(games)
