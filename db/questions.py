@@ -379,22 +379,31 @@ def _draw_kinds(
 
 
 def draw_stats(
-    engine: Engine, by: str = "variant", result: str | None = None, top: int | None = None
+    engine: Engine,
+    by: str = "variant",
+    result: str | None = None,
+    top: int | None = None,
+    aliases: Aliases | None = None,
 ) -> pd.DataFrame:
     """Games, draws, games without a result, the draw rate and how the draws came about (moves
     rule, repetition, agreement), grouped as :func:`result_stats` groups them."""
-    frame = result_stats(engine, by, result, top)
+    frame = result_stats(engine, by, result, top, aliases)
     keys = list(frame.columns[: list(frame.columns).index("games")])
     return frame[[*keys, *DRAWS]]
 
 
 def result_stats(
-    engine: Engine, by: str = "variant", result: str | None = None, top: int | None = None
+    engine: Engine,
+    by: str = "variant",
+    result: str | None = None,
+    top: int | None = None,
+    aliases: Aliases | None = None,
 ) -> pd.DataFrame:
     """Games by result and how the draws came about (moves rule, repetition, agreement),
     grouped *by* variant, year (in year order), event, opening (the position after three plies
     in each variant: a ballot, or its first moves; games set up from another position than the
-    start make one group), player (each game counts for both) or how the game ended."""
+    start make one group), player (each game counts for both, under the names *aliases* give
+    them) or how the game ended."""
     if by not in DRAW_GROUPS:
         raise QuestionError(f"--by must be one of {', '.join(DRAW_GROUPS)}, not {by!r}")
     keys = [by]
@@ -413,6 +422,9 @@ def result_stats(
         ).group_by(sides.c.player)
         with engine.connect() as conn:
             frame = pd.read_sql(query, conn)
+        if aliases:  # the counts of the names of one player added up
+            frame["player"] = frame["player"].map(lambda n: n if n is None else aliases.name(n))
+            frame = frame.groupby("player", as_index=False, dropna=False).sum()
     elif by == "opening":  # the position after three plies: a ballot, or its first moves
         position = case((games.c.from_start, games.c.opening_hash))  # set-up games: one group
         groups = select(

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
+from sqlalchemy import Engine
 
 from conftest import corpus_dir
+from pdn.db.connection import open_database
+from pdn.db.players import PLAYER_COLUMNS, player_names, player_stats
+from pdn.db.questions import draw_stats
+from pdn.db.store import import_paths
 from pdn.files import pdn_files
 from pdn.players import AliasError, Aliases, alias_rows, group_names, name_key, player_counts
 from pdn.reader import read_games
+
+HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
 
 
 @pytest.mark.parametrize(
@@ -92,3 +101,53 @@ def test_alias_rows_from_groups() -> None:
     groups = group_names(Counter({"Wyllie, J.": 606, "Wyllie": 16, "Ferrie, J.": 5}))
     assert alias_rows(groups) == [("Wyllie, J.", "Wyllie, J."), ("Wyllie", "Wyllie, J.")]
     assert ("Ferrie, J.", "Ferrie, J.") in alias_rows(groups, every=True)
+
+
+@pytest.fixture(scope="module")
+def hand_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    engine = open_database(str(tmp_path_factory.mktemp("players") / "hand.db"))
+    import_paths(engine, [HAND])
+    yield engine
+    engine.dispose()
+
+
+WYLLIE = Aliases([("J. Wyllie", "Wyllie, J."), ("Wyllie", "Wyllie, J.")])
+
+
+def rows(frame: pd.DataFrame) -> dict[str, list[object]]:
+    return {r[0]: list(r[1:]) for r in frame.itertuples(index=False)}
+
+
+def test_player_names_in_the_database(hand_db: Engine) -> None:
+    names = player_names(hand_db)
+    # tests/data/hand-counted.pdn: Wyllie, J. plays games 1, 3 and 8; Martins, R. 2 and 3
+    assert names["Wyllie, J."] == 3 and names["Martins, R."] == 2 and names["?"] == 1
+
+
+def test_player_results_by_colour(hand_db: Engine) -> None:
+    # columns: games, won/drew/lost with White, with Black, no result, score, draw rate
+    plain = rows(player_stats(hand_db, player="wyllie"))
+    assert plain["Wyllie, J."] == [3, 1, 0, 0, 1, 0, 0, 1, 100.0, 0.0]  # games 1, 3, 8
+    assert plain["J. Wyllie"] == [1, 0, 1, 0, 0, 0, 0, 0, 50.0, 100.0]  # game 2
+    assert plain["Wyllie"][:8] == [1, 0, 0, 0, 0, 0, 0, 1] and pd.isna(plain["Wyllie"][8])
+    joined = rows(player_stats(hand_db, WYLLIE, player="wyllie"))
+    # 2 wins and a draw over 3 games with a result: 83.3%; two games without one
+    assert joined == {"Wyllie, J.": [5, 1, 1, 0, 1, 0, 0, 2, 83.3, 33.3]}
+    # head to head with Martins: a draw (game 2) and a win with Black (game 3)
+    assert rows(player_stats(hand_db, WYLLIE, player="wyllie", vs="martins")) == {
+        "Wyllie, J.": [2, 0, 1, 0, 1, 0, 0, 0, 75.0, 50.0]
+    }
+    assert rows(player_stats(hand_db, vs="wyllie", player="martins")) == {
+        "Martins, R.": [2, 0, 0, 1, 0, 1, 0, 0, 25.0, 50.0]
+    }
+    assert "?" not in rows(player_stats(hand_db))
+    assert list(player_stats(hand_db, player="nobody at all").columns) == PLAYER_COLUMNS
+
+
+def test_draws_by_player_under_aliases(hand_db: Engine) -> None:
+    frame = draw_stats(hand_db, "player", aliases=WYLLIE).set_index("player")
+    # games 1, 2, 3, 8, 9: one draw (game 2) among the three with a result
+    assert frame.loc["Wyllie, J.", ["games", "draws", "no_result", "draw_rate"]].tolist() == [
+        5, 1, 2, 33.3,
+    ]  # fmt: skip
+    assert "J. Wyllie" not in frame.index and "Wyllie" not in frame.index

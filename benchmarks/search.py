@@ -1,0 +1,111 @@
+"""Material and pattern search: import cost of the search tables, and the time of searches on a
+database of over 200,000 games.
+
+The large database is the OCA archive imported once, then every game copied (with its plies,
+tags, material runs and boards) under new ids until there are 200,000 games or more.
+
+Usage: python benchmarks/search.py [WORK_DIR]   (an existing WORK_DIR/oca.db is reused)
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from sqlalchemy import Engine, func, select, text
+
+from _env import corpus_file, timed
+from pdn.db.connection import open_database
+from pdn.db.questions import GameFilter, count_games, find_games
+from pdn.db.schema import Base, BoardsRow, GameRow, MaterialRow
+from pdn.db.store import import_paths
+from pdn.search import parse_material, parse_pattern
+
+TARGET = 200_000
+TOP = 1 << 58
+FAR = 1 << 48
+
+
+def grow(engine: Engine) -> int:
+    """Copy the games until there are TARGET or more: copy k of a game gets the id
+    -(id % 2**58) - k * 2**58 (no original id is negative) and a place past every file's."""
+    moved = {
+        "id": "-(id % {top}) - {k} * {top}",
+        "game_id": "-(game_id % {top}) - {k} * {top}",
+        "game_hash": "game_hash || '-{k}'",
+        "place": "place + {k} * {far}",
+    }
+    with engine.begin() as conn:
+        base = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 1
+        originals = "(SELECT id FROM games WHERE length(game_hash) = 32)"
+        for k in range(1, -(-TARGET // base)):
+            for table in Base.metadata.sorted_tables:
+                names = [c.name for c in table.columns]
+                if table.name == "games":
+                    where = f"id IN {originals}"
+                elif "game_id" in names and table.name != "occurrences":
+                    where = f"game_id IN {originals}"
+                else:
+                    continue
+                values = ", ".join(
+                    moved.get(c, f'"{c}"').format(k=k, top=TOP, far=FAR) for c in names
+                )
+                columns = ", ".join(f'"{c}"' for c in names)
+                conn.execute(text(
+                    f"INSERT INTO {table.name} ({columns}) SELECT {values} FROM {table.name} "
+                    f"WHERE {where}"
+                ))  # fmt: skip
+        total = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0
+    return int(total)
+
+
+SEARCHES = [
+    ("material W:K1,B:K1 (one king each)", GameFilter(material=parse_material("W:K1,B:K1"))),
+    ("material W:3K1,B:1K", GameFilter(material=parse_material("W:3K1,B:1K"))),
+    ("material W:K3,B:K1 for 10 plies",
+     GameFilter(material=parse_material("W:K3,B:K1"), material_plies=10)),
+    ("material W:4-6,B:4-6 (men only)", GameFilter(material=parse_material("W:4-6,B:4-6"))),
+    ("material W:5+K1+ (searched by ranges)", GameFilter(material=parse_material("W:5+K1+"))),
+    ("material B:K2+ with --variant english",
+     GameFilter(material=parse_material("B:*K2+"), variant="english")),
+    ("pattern WK5:BK28", GameFilter(pattern=parse_pattern("WK5:BK28"))),
+    ("pattern B:W22:B15,11 (a common one)", GameFilter(pattern=parse_pattern("B:W22:B15,11"))),
+    ("pattern with material W:K2,B:K1", GameFilter(material=parse_material("W:K2,B:K1"),
+                                                   pattern=parse_pattern("WK1"))),
+]  # fmt: skip
+
+
+def main() -> None:
+    work = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp())
+    db = work / "oca.db"
+    if not db.exists():
+        engine = open_database(str(db))
+        oca = corpus_file("english/OCA_2.0.pdn")
+        seconds, stats = timed(lambda: import_paths(engine, [oca]))
+        print(f"import OCA_2.0.pdn (one worker): {stats.games:,} games in {seconds:.1f} s, "
+              f"{stats.games / seconds:,.0f} games/s, {db.stat().st_size / stats.added / 1024:.1f} "
+              "KiB per game")  # fmt: skip
+        with engine.connect() as conn:
+            runs = conn.execute(select(func.count()).select_from(MaterialRow)).scalar() or 0
+            packed = conn.execute(select(func.sum(func.length(BoardsRow.data)))).scalar() or 0
+        print(f"  search tables: {runs / stats.added:.1f} material runs and "
+              f"{packed / stats.added:,.0f} bytes of boards per game")  # fmt: skip
+        seconds, total = timed(lambda: grow(engine))
+        print(f"grown to {total:,} games in {seconds:.0f} s")
+        engine.dispose()
+    engine = open_database(str(db), create=False, readonly=True)
+    with engine.connect() as conn:
+        total = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0
+    print(f"database of {total:,} games ({db.stat().st_size / (1 << 20):,.0f} MiB):")
+    for label, where in SEARCHES:
+        count_games(engine, where)  # warm the cache once, then time
+        seconds, n = timed(lambda w=where: count_games(engine, w))
+        first, frame = timed(lambda w=where: find_games(engine, w, limit=100))
+        print(f"  {label:42s} count {seconds:6.2f} s ({n:,} games); first 100 {first:5.2f} s "
+              f"({len(frame)})")  # fmt: skip
+    engine.dispose()
+
+
+if __name__ == "__main__":
+    main()
