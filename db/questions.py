@@ -35,7 +35,7 @@ from pdn.criteria import RESULT_WORDS, Criteria, text_matches
 from pdn.db.schema import GameRow, PlyRow, SourceFile, at_ply
 from pdn.db.search import material_games, most_pieces, pattern_games
 from pdn.fen import parse_fen
-from pdn.openings import OpeningsError, play_moves
+from pdn.openings import OpeningNames, OpeningsError, play_moves
 from pdn.players import Aliases
 from pdn.position import Position
 from pdn.search import Pattern
@@ -281,13 +281,15 @@ def explore(
     fen: str | None = None,
     result: str | None = None,
     top: int | None = None,
+    names: OpeningNames | None = None,
 ) -> pd.DataFrame:
     """The moves played from a position across the database, transpositions included, each
-    game counted once per move."""
+    game counted once per move, with the name of the position each move leads to (*names*,
+    default the shipped ones)."""
     h = position_digest(variant, moves, fen)
     played = (  # each game once per move: a game may pass a position twice
         _result_where(
-            select(PlyRow.move, PlyRow.game_id, GameRow.winner)
+            select(PlyRow.move, PlyRow.after, PlyRow.game_id, GameRow.winner)
             .join(GameRow, GameRow.id == PlyRow.game_id)
             .where(PlyRow.before == h),
             result,
@@ -295,10 +297,17 @@ def explore(
         .distinct()
         .subquery()
     )
-    query = select(played.c.move, *_counts(played.c.game_id, played.c.winner))
+    query = select(
+        played.c.move,
+        func.max(played.c.after).label("after"),  # one position per move
+        *_counts(played.c.game_id, played.c.winner),
+    )
     with engine.connect() as conn:
-        frame = pd.read_sql(query.group_by(played.c.move), conn)
-    return _top(scores(frame), ["move"], top)[["move", *SCORES]]
+        frame = pd.read_sql(query.group_by(played.c.move), conn, dtype_backend="numpy_nullable")
+    frame = frame.astype({c: "int64" for c in COUNTS})
+    named = names or OpeningNames.shipped()
+    frame["name"] = [named.name(int(after)) for after in frame["after"]]
+    return _top(scores(frame), ["move"], top)[["move", "name", *SCORES]]
 
 
 def opening_stats(
@@ -309,21 +318,23 @@ def opening_stats(
     ballots: bool = False,
     result: str | None = None,
     top: int | None = None,
+    names: OpeningNames | None = None,
 ) -> pd.DataFrame:
     """Openings of the games that begin at their variant's start position, by the position after
     their first *plies* plies (or, for English, by three-move ballot), with the moves of the
-    first game that reached it."""
+    first game that reached it and the name of the opening they play (*names*, default the
+    shipped ones)."""
     if plies < 1:
         raise QuestionError("--plies must be 1 or more")
     if ballots and variant and get_variant(variant).name != "english":
         raise QuestionError(f"--ballots are English three-move ballots, not {variant} openings")
-    names = three_move_ballots() if ballots else {}
+    ballot = three_move_ballots() if ballots else {}
     if ballots:  # the position after three plies is stored with each game
         key = GameRow.opening_hash
         query = (
             select(key.label("position"), func.min(GameRow.place).label("first"),
                    *_counts(GameRow.id, GameRow.winner))
-            .where(GameRow.variant == "english", GameRow.from_start, key.in_(list(names)))
+            .where(GameRow.variant == "english", GameRow.from_start, key.in_(list(ballot)))
             .group_by(key)
         )  # fmt: skip
         plies = 3
@@ -340,10 +351,30 @@ def opening_stats(
     query = _result_where(query, result).having(func.count() >= min_games)
     frame = scores(_with_first_game(engine, query))
     frame["opening"] = frame["moves"].str.split().str[:plies].str.join(" ")
+    frame["name"] = _opening_names(engine, [int(p) for p in frame["first"]], plies, names)
     if ballots:
-        frame["ballot"] = frame["position"].map(names)
-        return _top(frame, ["ballot"], top)[["ballot", "opening", *SCORES]]
-    return _top(frame, ["opening", "variant"], top)[["opening", "variant", *SCORES]]
+        frame["ballot"] = frame["position"].map(ballot)
+        return _top(frame, ["ballot"], top)[["ballot", "opening", "name", *SCORES]]
+    return _top(frame, ["opening", "variant"], top)[["opening", "name", "variant", *SCORES]]
+
+
+def _opening_names(
+    engine: Engine, firsts: list[int], plies: int, names: OpeningNames | None
+) -> list[str | None]:
+    """The name of the opening the first *plies* plies of each game (by place) play."""
+    named = names or OpeningNames.shipped()
+    lines: dict[int, list[int]] = {}
+    with engine.connect() as conn:
+        for i in range(0, len(firsts), 1000):
+            query = (
+                select(GameRow.place, PlyRow.after)
+                .join(GameRow, GameRow.id == PlyRow.game_id)
+                .where(GameRow.place.in_(firsts[i : i + 1000]), PlyRow.ply <= plies)
+                .order_by(GameRow.place, PlyRow.ply)
+            )
+            for at, after in conn.execute(query):
+                lines.setdefault(at, []).append(after)
+    return [named.deepest(lines.get(at, [])) for at in firsts]
 
 
 def _with_first_game(engine: Engine, groups: Select[*tuple[Any, ...]]) -> pd.DataFrame:

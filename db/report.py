@@ -11,6 +11,7 @@ from pdn.db.questions import draw_stats, opening_stats, result_stats
 from pdn.db.schema import GameRow, PlyRow, at_ply
 from pdn.diagram import svg_diagram
 from pdn.fen import parse_fen
+from pdn.openings import OpeningNames
 from pdn.position import Position
 from pdn.reader import make_move
 from pdn.replay import candidates
@@ -81,16 +82,17 @@ def _common_position(engine: Engine) -> tuple[Position, str, int] | None:
     return pos, " ".join(moves), int(row[1])
 
 
-def html_report(engine: Engine, title: str) -> str:
+def html_report(engine: Engine, title: str, names: OpeningNames | None = None) -> str:
     """The report page for the database of *engine*: every table made by the functions behind
-    `pdn stats` (so its numbers are theirs)."""
+    `pdn stats` (so its numbers are theirs), openings named by *names* (default: the shipped
+    names)."""
     with engine.connect() as conn:
         total = int(conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0)
     variants = result_stats(engine, "variant")
     terminations = result_stats(engine, "termination")
     years = draw_stats(engine, "year").dropna(subset=["year", "draw_rate"])
     years = years[years["games"] - years["no_result"] >= 5]
-    openings = opening_stats(engine, None, OPENING_PLIES, 1, top=15)
+    openings = opening_stats(engine, None, OPENING_PLIES, 1, top=15, names=names)
     draw_openings = openings.dropna(subset=["draw_rate"]).head(10)
     common = _common_position(engine)
     sections = [

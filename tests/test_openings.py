@@ -6,9 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from pdn.db.connection import open_database
+from pdn.db.questions import explore, opening_stats
+from pdn.db.report import html_report
+from pdn.db.store import import_paths
 from pdn.openings import OpeningNames, OpeningsError, opening_names, play_moves
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "english-openings.csv"
+HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
 
 
 def digests(moves: str, variant: str = "english") -> list[int]:
@@ -46,3 +51,26 @@ def test_bad_files(tmp_path: Path) -> None:
         path.write_text(text, encoding="utf-8")
         with pytest.raises(OpeningsError, match=match):
             opening_names([path])
+
+
+def test_names_in_the_statistics(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "hand.db"))
+    import_paths(engine, [HAND])
+    path = tmp_path / "names.csv"
+    path.write_text("variant,moves,name\nenglish,11-15 23-19,Test name\n", encoding="utf-8")
+    names = opening_names([path])
+    # tests/data/hand-counted.pdn: games 2 and 3 open 11-15 23-19 8-11 (ballot 126), game 1
+    # 11-15 22-18 15x22 (ballot 120), game 9 9-14 22-18
+    two = opening_stats(engine, "english", plies=2, names=names).set_index("opening")["name"]
+    assert two.fillna("").to_dict() == {"11-15 23-19": "Test name", "11-15 22-18": "",
+                                         "9-14 22-18": ""}  # fmt: skip
+    four = opening_stats(engine, "english", plies=4, names=names).set_index("opening")["name"]
+    assert four["11-15 23-19 8-11 22-17"] == "Test name"  # the user's name before the ballot
+    assert four["11-15 22-18 15x22 25x18"] == "ballot 120"
+    shipped = opening_stats(engine, "english", plies=4).set_index("opening")["name"]
+    assert shipped["11-15 23-19 8-11 22-17"] == "ballot 126"
+    after = explore(engine, "english", moves="11-15 22-18").set_index("move")["name"]
+    assert after.to_dict() == {"15x22": "ballot 120"}
+    assert explore(engine, "english", names=names).set_index("move")["name"].isna().all()
+    assert "Test name" in html_report(engine, "hand", names)
+    engine.dispose()
