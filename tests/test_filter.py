@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
@@ -13,6 +14,8 @@ from pdn.criteria import Criteria
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, count_games, find_games
 from pdn.db.store import import_paths
+from pdn.filtering import Output, filter_paths
+from pdn.identity import Same
 from pdn.pipeline import file_preference
 from pdn.players import Aliases
 from pdn.reader import read_games
@@ -121,3 +124,47 @@ def test_hand_counted_in_the_database(
     where = as_filter(criteria)
     assert sorted(find_games(hand_db, where, limit=None)["index"]) == games
     assert count_games(hand_db, where) == len(games)
+
+
+@pytest.fixture(scope="module")
+def twice(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The hand-counted archive twice: as it is, and saved with CRLF line ends."""
+    folder = tmp_path_factory.mktemp("twice")
+    text = HAND.read_text(encoding="utf-8")
+    (folder / "a.pdn").write_text(text, encoding="utf-8")
+    (folder / "b.pdn").write_bytes(text.replace("\n", "\r\n").encode())
+    return folder
+
+
+def test_filter_paths_drops_duplicates_as_the_database_does(twice: Path, tmp_path: Path) -> None:
+    wyllie = Criteria(player="wyllie")
+    assert [(s.file.rsplit("/", 1)[1], s.index) for s in filter_paths([twice], wyllie)] == [
+        ("a.pdn", n) for n in (1, 2, 3, 8, 9)
+    ] + [("b.pdn", n) for n in (1, 2, 3, 8, 9)]
+    copies = list(filter_paths([twice], wyllie, drop=Same.COPIES))
+    assert [(s.file.rsplit("/", 1)[1], s.index) for s in copies] == [
+        ("a.pdn", n) for n in (1, 2, 3, 8, 9)
+    ]
+    # games 2 and 3 play the same first moves but end apart: no game shares all its moves
+    assert len(list(filter_paths([twice], wyllie, drop=Same.MOVES))) == 5
+    engine = open_database(str(tmp_path / "twice.db"))
+    import_paths(engine, [twice])
+    assert count_games(engine, GameFilter(player="wyllie")) == 5
+    assert count_games(engine, GameFilter(player="wyllie", distinct_moves=True)) == 5
+    engine.dispose()
+
+
+def test_filter_paths_writes_as_read_or_converted() -> None:
+    chosen = list(filter_paths([HAND], Criteria(event="manchester")))
+    assert [s.text for s in chosen] == [HAND.read_text("utf-8").split("\n\n")[0] + "\n"]
+    converted = list(filter_paths([HAND], Criteria(player="sijbrands"), output=Output("json")))
+    assert [json.loads(s.text)["tags"]["White"] for s in converted] == [
+        "Sijbrands, Ton", "Baba Sy", "Sijbrands"
+    ]  # fmt: skip
+
+
+def test_filter_paths_with_workers() -> None:
+    every = Criteria(valid=True)
+    one = [(s.index, s.text) for s in filter_paths([HAND], every)]
+    two = [(s.index, s.text) for s in filter_paths([HAND], every, workers=2)]
+    assert one == two and [i for i, _ in one] == [1, 2, 4, 5, 6, 7, 9]

@@ -1,0 +1,139 @@
+"""`pdn filter`: the games of PDN files that meet some criteria (pdn.criteria), written as they
+were read or converted, or only counted.
+
+With *drop* set, duplicates are left out as the database leaves them out: copies of a game read
+before (the same record, pdn.identity) are dropped before the criteria are applied, as a
+database stores a record once; with *drop* moves, of the games selected with the same moves only
+the first is kept too, as `pdn query --distinct-moves` does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from pdn.convert import convert_game, game_csv_rows, game_json
+from pdn.criteria import Criteria
+from pdn.files import pdn_files
+from pdn.game import Game
+from pdn.identity import Same, game_identity
+from pdn.parallel import Runner, Task, as_runner, file_tasks, run_tasks
+from pdn.pipeline import file_preference
+from pdn.reader import read_games
+from pdn.replay import Replay, replay_game
+from pdn.variants import get_variant
+from pdn.writer import write_game
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """How selected games are written: as read (None), or converted (pdn.convert) to *to*."""
+
+    to: str = "pdn"  # pdn, json or csv
+    style: object | None = None  # a pdn.convert.Style
+
+
+@dataclass(slots=True)
+class Seen:
+    """What filtering found of one game: where it is, whether it is selected, its keys for
+    dropping duplicates, and what is written for it."""
+
+    file: str
+    index: int  # in its file, from 1
+    line: int
+    selected: bool
+    record: str | None = None
+    moves: str | None = None
+    text: str = ""  # PDN text, a JSON line, or CSV rows (without the header)
+    kept: bool = False  # converted output asked for, but the game does not replay: as read
+
+
+def see(
+    game: Game, replay: Replay | None, criteria: Criteria, drop: Same | None, output: Output | None
+) -> Seen:
+    """The filter's view of one game (runs where the game is replayed)."""
+    src = game.source
+    seen = Seen(src.file, src.index + 1, src.line, criteria.matches(game, replay))
+    if drop is not None:
+        identity = game_identity(game, replay)
+        seen.record, seen.moves = identity.record, identity.moves
+    if seen.selected:
+        seen.text, seen.kept = _written(game, replay, output)
+    return seen
+
+
+def _written(game: Game, replay: Replay | None, output: Output | None) -> tuple[str, bool]:
+    if output is None:
+        return game.raw.strip() + "\n", False
+    broken = replay is None or bool(replay.errors)
+    if output.to == "json":
+        return (
+            json.dumps(game_json(game, replay), ensure_ascii=False) if replay else game.raw
+        ) + "\n", broken
+    if output.to == "csv":
+        from pdn.convert import csv_text
+
+        return csv_text(game_csv_rows(game, replay) if replay else [], header=False), broken
+    if broken or replay is None:
+        return game.raw.strip() + "\n", True
+    return write_game(convert_game(game, replay, output.style)), False  # type: ignore[arg-type]
+
+
+def _task(
+    task: Task,
+    criteria: Criteria,
+    drop: Same | None,
+    output: Output | None,
+    variant: str | None,
+    rules: str,
+) -> list[Seen]:
+    v = get_variant(variant) if variant else None
+    out = []
+    for game in read_games(task.path, span=task.span):
+        replay = None
+        if game.syntax_error is None:
+            replay = replay_game(game, v, rules, task.prefer)
+        out.append(see(game, replay, criteria, drop, output))
+    return out
+
+
+def filter_paths(
+    paths: Iterable[str | Path],
+    criteria: Criteria,
+    drop: Same | None = None,
+    output: Output | None = None,
+    variant: str | None = None,
+    rules: str = "seed",
+    workers: int | Runner = 1,
+) -> Iterator[Seen]:
+    """The selected games under *paths*, in file order (duplicates dropped as *drop* says),
+    the same whatever runs them."""
+    criteria.reached()  # a bad --moves or --fen fails here, before any file is read
+    runner = as_runner(workers)
+    files = list(pdn_files(paths))
+    tasks = file_tasks(files, runner.workers, lambda f: file_preference(f, variant, rules))
+    work = partial(_task, criteria=criteria, drop=drop, output=output, variant=variant,
+                   rules=rules)  # fmt: skip
+    records: set[str] = set()
+    moves: set[str] = set()
+    index = 0
+    for task, found in run_tasks(work, tasks, runner):
+        if task.first:
+            index = 0
+        for seen in found:
+            index += 1
+            seen.index = index
+            if drop is not None and seen.record is not None:
+                if seen.record in records:
+                    continue
+                records.add(seen.record)
+            if not seen.selected:
+                continue
+            if drop is Same.MOVES and seen.moves is not None:
+                if seen.moves in moves:
+                    continue
+                moves.add(seen.moves)
+            yield seen
