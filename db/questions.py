@@ -33,7 +33,7 @@ from sqlalchemy.sql.elements import SQLCoreOperations
 from pdn.ballots import three_move_ballots
 from pdn.criteria import RESULT_WORDS, Criteria, text_matches
 from pdn.db.schema import GameRow, PlyRow, SourceFile, at_ply
-from pdn.db.search import material_games, most_pieces, pattern_games
+from pdn.db.search import least_material, material_games, most_pieces, pattern_games
 from pdn.fen import parse_fen
 from pdn.openings import OpeningNames, OpeningsError, play_moves
 from pdn.players import Aliases
@@ -219,7 +219,13 @@ def count_games(engine: Engine, where: GameFilter) -> int:
 def _with_pattern(
     engine: Engine, conditions: list[ColumnElement[bool]], pattern: Pattern
 ) -> Iterator[int]:
-    """The ids of the games that meet *conditions* and reach *pattern*, in import order."""
+    """The ids of the games that meet *conditions* and reach *pattern*, in import order: the
+    positions of the games that ever have the kings it asks for (by the material table) are
+    looked at."""
+    least = least_material(pattern)
+    if least.white_kings.low or least.black_kings.low:
+        kings = material_games(least, 1, most_pieces(None))
+        conditions = [*conditions, GameRow.id.in_(kings)]
     games = select(GameRow.id, GameRow.variant).where(and_(True, *conditions))
     with engine.connect() as conn:
         rows = conn.execute(games.order_by(GameRow.place)).all()

@@ -75,21 +75,12 @@ def pack_boards(positions: Sequence[Position]) -> bytes:
     return zlib.compress(b"".join(parts), 1)
 
 
-def _unpack(data: bytes, w: int) -> tuple[np.ndarray, np.ndarray]:
-    """(boards, turns): boards shaped (positions, 4, w) of uint64, turns (positions,) of uint8."""
-    raw = zlib.decompress(data)
-    n = len(raw) // (32 * w + 1)
-    boards = np.frombuffer(raw, dtype="<u8", count=n * 4 * w).reshape(n, 4, w)
-    turns = np.frombuffer(raw, dtype=np.uint8, offset=n * 32 * w)
-    return boards, turns
-
-
 def _mask_words(mask: int, w: int) -> np.ndarray:
     return np.frombuffer(mask.to_bytes(8 * w, "little"), dtype="<u8")
 
 
-def _fits(boards: np.ndarray, turns: np.ndarray, masks: Masks) -> bool:
-    """Whether some position of a game fits the masks."""
+def _fitting(boards: np.ndarray, turns: np.ndarray, masks: Masks) -> np.ndarray:
+    """Per position (boards shaped (positions, 4, w)), whether it fits the masks."""
     w = boards.shape[2]
     ok = np.ones(len(turns), dtype=bool)
     if masks.turn is not None:
@@ -105,10 +96,10 @@ def _fits(boards: np.ndarray, turns: np.ndarray, masks: Masks) -> bool:
     if masks.empty:
         m = _mask_words(masks.empty, w)
         ok &= ((wm | wk | bm | bk) & m == 0).all(axis=1)
-    return bool(ok.any())
+    return ok
 
 
-BATCH = 2000  # games whose boards are read at once
+BATCH = 4000  # games whose boards are read and checked at once
 
 
 def pattern_games(
@@ -116,29 +107,56 @@ def pattern_games(
 ) -> Iterator[int]:
     """The ids among *games* ((id, variant) pairs, in order) of the games that reach the pattern,
     in the same order."""
-    pending: list[tuple[int, Masks, int]] = []
-    for game_id, variant in games:
-        v = VARIANTS.get(variant or "")
-        masks = pattern.compile(v) if v is not None else None
-        if v is None or masks is None:
-            continue
-        pending.append((game_id, masks, words(v)))
+    pending: list[tuple[int, Variant]] = []
+    for game_id, name in games:
+        v = VARIANTS.get(name or "")
+        if v is not None and pattern.compile(v) is not None:
+            pending.append((game_id, v))
         if len(pending) >= BATCH:
-            yield from _check(conn, pending)
+            yield from _check(conn, pending, pattern)
             pending = []
-    yield from _check(conn, pending)
+    yield from _check(conn, pending, pattern)
 
 
-def _check(conn: Connection, pending: list[tuple[int, Masks, int]]) -> Iterator[int]:
-    if not pending:
-        return
-    ids = [game_id for game_id, _, _ in pending]
+def _check(conn: Connection, pending: list[tuple[int, Variant]], pattern: Pattern) -> Iterator[int]:
+    """The games of *pending* that reach the pattern, in order: the positions of all the games
+    of one variant checked at once."""
+    ids = [game_id for game_id, _ in pending]
     query = select(BoardsRow.game_id, BoardsRow.data).where(BoardsRow.game_id.in_(ids))
-    data = dict(conn.execute(query).all())
-    for game_id, masks, w in pending:
-        blob = data.get(game_id)
-        if blob and _fits(*_unpack(blob, w), masks):
-            yield game_id
+    data = dict(conn.execute(query).all()) if ids else {}
+    found: set[int] = set()
+    for v in {v for _, v in pending}:
+        w = words(v)
+        games = [
+            (gid, zlib.decompress(data[gid])) for gid, gv in pending if gv is v and data.get(gid)
+        ]
+        if not games:
+            continue
+        counts = [len(raw) // (32 * w + 1) for _, raw in games]
+        boards = np.concatenate(
+            [
+                np.frombuffer(raw, "<u8", count=n * 4 * w)
+                for (_, raw), n in zip(games, counts, strict=True)
+            ]
+        ).reshape(-1, 4, w)
+        turns = np.concatenate(
+            [
+                np.frombuffer(raw, np.uint8, offset=n * 32 * w)
+                for (_, raw), n in zip(games, counts, strict=True)
+            ]
+        )
+        ok = _fitting(boards, turns, pattern.compile(v))  # type: ignore[arg-type]
+        starts = np.cumsum([0, *counts[:-1]])
+        hits = np.logical_or.reduceat(ok, starts)
+        found.update(gid for (gid, _), hit in zip(games, hits, strict=True) if hit)
+    yield from (gid for gid in ids if gid in found)
+
+
+def least_material(pattern: Pattern) -> Material:
+    """The material every position that fits *pattern* has at least."""
+    need = {kind: sum(1 for c, k, _ in pattern.items if (c, k) == kind)
+            for kind in (("W", "men"), ("W", "kings"), ("B", "men"), ("B", "kings"))}  # fmt: skip
+    return Material(*(Count(n) for n in need.values()))
 
 
 # -- material --------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from sqlalchemy import Engine, create_engine, insert
 
 from pdn.db.schema import BoardsRow, MaterialRow
 from pdn.db.search import (
+    least_material,
     material_games,
     material_rows,
     most_pieces,
@@ -85,3 +86,10 @@ def test_pattern_search(engine: Engine) -> None:
         english = [g for g in games if g[1] == "english"]
         assert list(pattern_games(conn, english, parse_pattern("W:B22"))) == [1]
         assert list(pattern_games(conn, english, parse_pattern("B:B22"))) == []
+
+
+def test_least_material_of_a_pattern() -> None:
+    least = least_material(parse_pattern("W:WK5,K6,12:BK28:E1-4:W*9"))
+    assert (least.white_men.low, least.white_kings.low) == (1, 2)
+    assert (least.black_men.low, least.black_kings.low) == (0, 1)
+    assert all(c.high is None for c in least.counts)

@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
+from conftest import corpus_dir
 from pdn.criteria import Criteria
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, count_games, find_games
-from pdn.db.store import import_paths
+from pdn.db.store import ImportStats, import_paths
+from pdn.files import pdn_files
 from pdn.filtering import Output, filter_paths
-from pdn.identity import Same
+from pdn.identity import Same, game_identity
 from pdn.pipeline import file_preference
 from pdn.players import Aliases
 from pdn.reader import read_games
@@ -168,3 +170,56 @@ def test_filter_paths_with_workers() -> None:
     one = [(s.index, s.text) for s in filter_paths([HAND], every)]
     two = [(s.index, s.text) for s in filter_paths([HAND], every, workers=2)]
     assert one == two and [i for i, _ in one] == [1, 2, 4, 5, 6, 7, 9]
+
+
+SIJBRANDS = Aliases([("T. Sijbrands", "Sijbrands, Ton"), ("Sijbrands,T.", "Sijbrands, Ton")])
+
+CORPUS_CASES = [
+    Criteria(player="Sijbrands"),
+    Criteria(player="Sijbrands, Ton", aliases=SIJBRANDS),
+    Criteria(white="tinsley"),
+    Criteria(black="*ley"),
+    Criteria(event="1872"),
+    Criteria(site="amsterdam"),
+    Criteria(date_from=1900, date_to=1950),
+    *(Criteria(result=r) for r in ("white", "black", "draw", "unknown", "first", "second", "1-0")),
+    *(Criteria(variant=v) for v in ("english", "international", "russian", "italian")),
+    Criteria(plies_min=100),
+    Criteria(plies_max=10),
+    Criteria(valid=False),
+    *(Criteria(termination=t) for t in ("win", "draw-repetition", "draw-40-moves")),
+    Criteria(variant="english", moves="11-15 23-19 8-11"),
+    Criteria(variant="international", moves="32-28 19-23"),
+    Criteria(material=parse_material("W:K1,B:K1")),
+    Criteria(material=parse_material("W:K2,B:K1"), material_plies=10),
+    Criteria(material=parse_material("W:3K1,B:1K")),
+    Criteria(material=parse_material("W:*K3+")),
+    Criteria(material=parse_material("W:5+K1+")),  # searched by ranges in the database
+    Criteria(material=parse_material("W:1-2,B:1-2"), variant="english"),
+    Criteria(pattern=parse_pattern("W:B15:W22"), variant="english"),
+    Criteria(pattern=parse_pattern("W28:B23")),
+    Criteria(pattern=parse_pattern("Wc3:Bf6:Ed4")),
+    Criteria(pattern=parse_pattern("BK1,K2")),
+]
+
+
+@pytest.mark.slow
+def test_corpus_counts_agree(corpus_db: tuple[Engine, ImportStats]) -> None:
+    """Every criterion counts the same games in the corpus files (copies dropped, as the
+    database stores a record once) and in the corpus imported."""
+    engine, _ = corpus_db
+    counts = [0] * len(CORPUS_CASES)
+    records: set[str] = set()
+    for path in pdn_files([corpus_dir()]):
+        prefer = file_preference(path, None, "seed")
+        for game in read_games(path):
+            replay = replay_game(game, None, "seed", prefer) if game.syntax_error is None else None
+            record = game_identity(game, replay).record
+            if record in records:
+                continue
+            records.add(record)
+            for i, criteria in enumerate(CORPUS_CASES):
+                counts[i] += criteria.matches(game, replay)
+    stored = [count_games(engine, as_filter(c)) for c in CORPUS_CASES]
+    assert stored == counts
+    assert all(0 < n < len(records) for n in counts[:-1])  # each asks for something found
