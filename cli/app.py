@@ -43,6 +43,8 @@ COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
     "replay": Lazy("pdn.cli.replay:replay_command", "Show a game on a board, ply by ply."),
     "annotate": Lazy("pdn.cli.games:annotate_command", "Write games back with comments added."),
     "convert": Lazy("pdn.cli.games:convert", "Write games in another notation or format."),
+    "filter": Lazy("pdn.cli.search:filter_command", "The games of files that meet criteria."),
+    "players": Lazy("pdn.cli.search:players_command", "Player names and their games."),
     "import": Lazy("pdn.cli.database:import_command", "Replay and store every game."),
     "query": Lazy("pdn.cli.database:query", "The stored games that match."),
     "explore": Lazy("pdn.cli.database:explore", "The moves played from a position."),
@@ -50,11 +52,12 @@ COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
     "stats": {
         "openings": Lazy("pdn.cli.database:stats_openings", "Openings and how they score."),
         "draws": Lazy("pdn.cli.database:stats_draws", "Draw rates and how draws came about."),
+        "players": Lazy("pdn.cli.search:stats_players", "Each player's results and scores."),
     },
     "report": Lazy("pdn.cli.database:report", "One HTML page about an archive."),
     "serve": Lazy("pdn.cli.serve:serve", "A local web page to browse, replay and explore games."),
 }
-GROUPS = {"stats": "Opening and draw statistics."}
+GROUPS = {"stats": "Opening, draw and player statistics."}
 
 
 class Commands(TyperGroup):

@@ -38,6 +38,28 @@ from pdn.cli.common import (
     variant_named,
 )
 from pdn.cli.output import Format, written, written_path
+from pdn.cli.search import (
+    AliasesOpt,
+    BlackOpt,
+    DateFromOpt,
+    DateToOpt,
+    EventOpt,
+    FenPositionOpt,
+    MaterialOpt,
+    MaterialPliesOpt,
+    MovesOpt,
+    PatternOpt,
+    PlayerOpt,
+    PliesMaxOpt,
+    PliesMinOpt,
+    ResultOpt,
+    SelectVariantOpt,
+    SiteOpt,
+    TerminationOpt,
+    ValidOpt,
+    WhiteOpt,
+    criteria,
+)
 from pdn.db.connection import (
     DEFAULT_DB,
     REBUILD,
@@ -52,6 +74,7 @@ from pdn.db.questions import (
     DRAW_GROUPS,
     GameFilter,
     QuestionError,
+    count_games,
     draw_stats,
     find_games,
     game_texts,
@@ -64,14 +87,6 @@ from pdn.fen import FenError
 from pdn.identity import Same
 from pdn.variants import UnknownVariantError
 
-ResultOpt = Annotated[
-    str | None,
-    typer.Option(
-        help="white, black, draw or unknown (no result), each game's result read for its "
-        "variant (in English Black moves first and 1-0 is a Black win); first or second (the "
-        "side that moves first won, or the other); or a result as written (1-0).",
-    ),
-]
 TopOpt = Annotated[int | None, typer.Option("--top", help="Only the N rows with most games.")]
 
 
@@ -171,28 +186,30 @@ def import_command(
 
 def query(
     db: DbOpt = DEFAULT_DB,
-    white: Annotated[
-        str | None, typer.Option(help="White player contains (* for a pattern).")
-    ] = None,
-    black: Annotated[
-        str | None, typer.Option(help="Black player contains (* for a pattern).")
-    ] = None,
-    player: Annotated[str | None, typer.Option(help="Either player contains.")] = None,
-    event: Annotated[str | None, typer.Option(help="Event contains.")] = None,
-    site: Annotated[str | None, typer.Option(help="Site contains.")] = None,
-    variant: Annotated[str | None, typer.Option("--variant", "-v", help="Variant.")] = None,
+    white: WhiteOpt = None,
+    black: BlackOpt = None,
+    player: PlayerOpt = None,
+    event: EventOpt = None,
+    site: SiteOpt = None,
+    variant: SelectVariantOpt = None,
     result: ResultOpt = None,
-    date_from: Annotated[int | None, typer.Option(help="From this year.")] = None,
-    date_to: Annotated[int | None, typer.Option(help="Up to this year.")] = None,
-    moves: Annotated[
-        str | None,
-        typer.Option(help='Games reaching the position after these moves ("32-28 19-23").'),
-    ] = None,
-    fen: Annotated[str | None, typer.Option(help="Games reaching this position.")] = None,
+    date_from: DateFromOpt = None,
+    date_to: DateToOpt = None,
+    plies_min: PliesMinOpt = None,
+    plies_max: PliesMaxOpt = None,
+    valid: ValidOpt = None,
+    termination: TerminationOpt = None,
+    moves: MovesOpt = None,
+    fen: FenPositionOpt = None,
+    material: MaterialOpt = None,
+    material_plies: MaterialPliesOpt = 1,
+    pattern: PatternOpt = None,
+    aliases: AliasesOpt = None,
     distinct_moves: Annotated[
         bool,
         typer.Option("--distinct-moves", help="Of games with the same moves, only the first."),
     ] = False,
+    count: Annotated[bool, typer.Option("--count", help="Only count the games.")] = False,
     limit: Annotated[int, typer.Option(help="At most this many games (0: all).")] = 100,
     fmt: Annotated[
         QueryFormat | None,
@@ -200,15 +217,26 @@ def query(
     ] = None,
     output: OutputOpt = None,
 ) -> None:
-    """The games that match; --format pdn exports them as a PDN archive, exactly as read. Text
-    filters match any part of the value, case aside, every character as typed; with * the value
-    must match the whole pattern (--white "Wyl*": White starts with Wyl)."""
+    """The games that match; --format pdn exports them as a PDN archive, exactly as read. Every
+    criterion selects as in pdn filter: text filters match any part of the value, case aside,
+    every character as typed; with * the value must match the whole pattern (--white "Wyl*":
+    White starts with Wyl)."""
     if output:
         check_output(output)
+    where = GameFilter(
+        **criteria(  # type: ignore[arg-type]
+            white=white, black=black, player=player, event=event, site=site, variant=variant,
+            result=result, date_from=date_from, date_to=date_to, plies_min=plies_min,
+            plies_max=plies_max, valid=valid, termination=termination, moves=moves, fen=fen,
+            material=material, material_plies=material_plies, pattern=pattern, aliases=aliases,
+        ),
+        distinct_moves=distinct_moves,
+    )  # fmt: skip
     engine = _open(db)
-    where = GameFilter(white=white, black=black, player=player, event=event, site=site,
-                       variant=variant, result=result, date_from=date_from, date_to=date_to,
-                       moves=moves, fen=fen, distinct_moves=distinct_moves)  # fmt: skip
+    if count:
+        with _asking(db, engine):
+            say(str(count_games(engine, where)))
+        return
     with _asking(db, engine):
         frame = find_games(engine, where, limit or None)
         pdn = fmt is QueryFormat.PDN

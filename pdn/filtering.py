@@ -17,14 +17,11 @@ from pathlib import Path
 
 from pdn.convert import convert_game, game_csv_rows, game_json
 from pdn.criteria import Criteria
-from pdn.files import pdn_files
 from pdn.game import Game
 from pdn.identity import Same, game_identity
-from pdn.parallel import Runner, Task, as_runner, file_tasks, run_tasks
-from pdn.pipeline import file_preference
-from pdn.reader import read_games
-from pdn.replay import Replay, replay_game
-from pdn.variants import get_variant
+from pdn.parallel import Runner
+from pdn.pipeline import OnProblem, Options, Progress, replay_paths
+from pdn.replay import Replay
 from pdn.writer import write_game
 
 
@@ -82,24 +79,6 @@ def _written(game: Game, replay: Replay | None, output: Output | None) -> tuple[
     return write_game(convert_game(game, replay, output.style)), False  # type: ignore[arg-type]
 
 
-def _task(
-    task: Task,
-    criteria: Criteria,
-    drop: Same | None,
-    output: Output | None,
-    variant: str | None,
-    rules: str,
-) -> list[Seen]:
-    v = get_variant(variant) if variant else None
-    out = []
-    for game in read_games(task.path, span=task.span):
-        replay = None
-        if game.syntax_error is None:
-            replay = replay_game(game, v, rules, task.prefer)
-        out.append(see(game, replay, criteria, drop, output))
-    return out
-
-
 def filter_paths(
     paths: Iterable[str | Path],
     criteria: Criteria,
@@ -108,32 +87,26 @@ def filter_paths(
     variant: str | None = None,
     rules: str = "seed",
     workers: int | Runner = 1,
+    progress: Progress | None = None,
+    on_problem: OnProblem | None = None,
 ) -> Iterator[Seen]:
     """The selected games under *paths*, in file order (duplicates dropped as *drop* says),
-    the same whatever runs them."""
+    the same whatever runs them (see :mod:`pdn.pipeline`; *progress* and *on_problem* as
+    there)."""
     criteria.reached()  # a bad --moves or --fen fails here, before any file is read
-    runner = as_runner(workers)
-    files = list(pdn_files(paths))
-    tasks = file_tasks(files, runner.workers, lambda f: file_preference(f, variant, rules))
-    work = partial(_task, criteria=criteria, drop=drop, output=output, variant=variant,
-                   rules=rules)  # fmt: skip
+    work = partial(see, criteria=criteria, drop=drop, output=output)
+    options = Options(variant, rules)
     records: set[str] = set()
     moves: set[str] = set()
-    index = 0
-    for task, found in run_tasks(work, tasks, runner):
-        if task.first:
-            index = 0
-        for seen in found:
-            index += 1
-            seen.index = index
-            if drop is not None and seen.record is not None:
-                if seen.record in records:
-                    continue
-                records.add(seen.record)
-            if not seen.selected:
+    for seen in replay_paths(paths, work, options, workers, progress, on_problem):
+        if drop is not None and seen.record is not None:
+            if seen.record in records:
                 continue
-            if drop is Same.MOVES and seen.moves is not None:
-                if seen.moves in moves:
-                    continue
-                moves.add(seen.moves)
-            yield seen
+            records.add(seen.record)
+        if not seen.selected:
+            continue
+        if drop is Same.MOVES and seen.moves is not None:
+            if seen.moves in moves:
+                continue
+            moves.add(seen.moves)
+        yield seen

@@ -71,7 +71,8 @@ class NameGroup:
 
     @property
     def name(self) -> str:
-        """The name written most often (a suggestion for the alias file)."""
+        """The name written most often, the longest of those (a suggestion for the alias
+        file)."""
         return self.variants[0][0]
 
 
@@ -99,7 +100,7 @@ def group_names(counts: Mapping[str, int]) -> list[NameGroup]:
                 group = groups.pop((surname, initials))
                 groups[(surname, wider[0])].variants.extend(group.variants)
     for group in groups.values():
-        group.variants.sort(key=lambda v: (-v[1], v[0]))
+        group.variants.sort(key=lambda v: (-v[1], -len(v[0]), v[0]))
     return sorted(groups.values(), key=lambda g: (-g.games, g.name))
 
 

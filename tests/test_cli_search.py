@@ -1,0 +1,134 @@
+"""`pdn filter`, the criteria `pdn query` shares, `pdn players` and `pdn stats players` end to
+end, on the hand-counted archive (tests/data/README.md)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pdn.cli.app import app
+
+HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = str(tmp_path_factory.mktemp("cli") / "hand.db")
+    assert run("import", str(HAND), "--db", path)[0] == 0
+    return path
+
+
+# the same options to filter (files) and query (database), the games found by hand
+OPTIONS: list[tuple[list[str], int]] = [
+    ([], 9),
+    (["--player", "wyllie"], 5),
+    (["--white", "wyllie*"], 2),
+    (["--event", "1872", "--result", "black"], 1),
+    (["--date-from", "1870", "--date-to", "1980"], 3),
+    (["--result", "draw"], 2),
+    (["--variant", "international"], 3),
+    (["--plies-min", "6"], 3),
+    (["--plies-max", "2"], 3),
+    (["--invalid"], 2),
+    (["--valid"], 7),
+    (["--termination", "undecided"], 9),
+    (["-v", "english", "--moves", "11-15 23-19"], 2),
+    (["-v", "international", "--fen", "W:W47,48,49,K46:BK1"], 1),
+    (["--material", "W:3K1,B:1K", "--material-plies", "7"], 1),
+    (["--material", "W:3K1,B:1K", "--material-plies", "8"], 0),
+    (["--material", "W:11,B:11"], 2),
+    (["--pattern", "WK46:BK1"], 1),
+    (["--pattern", "W:B22", "-v", "english"], 1),
+]
+
+
+@pytest.mark.parametrize(("options", "games"), OPTIONS)
+def test_filter_and_query_count_the_same(db: str, options: list[str], games: int) -> None:
+    code, out, _ = run("filter", str(HAND), *options, "--count")
+    assert (code, out) == (0, f"{games}\n")
+    code, out, _ = run("query", "--db", db, *options, "--count")
+    assert (code, out) == (0, f"{games}\n")
+
+
+def test_aliases_in_filter_and_query(db: str, tmp_path: Path) -> None:
+    names = tmp_path / "names.csv"
+    names.write_text('alias,name\nJ. Wyllie,"Wyllie, J."\nWyllie,"Wyllie, J."\n', "utf-8")
+    plain = ["--player", "Wyllie, J."]
+    assert run("filter", str(HAND), *plain, "--count")[1] == "3\n"
+    assert run("filter", str(HAND), *plain, "--aliases", str(names), "--count")[1] == "5\n"
+    assert run("query", "--db", db, *plain, "--aliases", str(names), "--count")[1] == "5\n"
+
+
+def test_filter_writes_the_games_as_read(tmp_path: Path) -> None:
+    out = tmp_path / "out.pdn"
+    code, _, err = run("filter", str(HAND), "--variant", "international", "-o", str(out))
+    assert code == 0 and err == "3 games\n"
+    blocks = HAND.read_text("utf-8").split("\n\n")
+    assert out.read_text("utf-8") == "\n".join(b.strip() + "\n" for b in blocks[3:6])
+    _, text, _ = run("filter", str(HAND), "--event", "Moscow", "--to", "json")
+    assert json.loads(text)["moves"][0]["text"] == "c3-d4"
+    code, text, _ = run("filter", str(HAND), "--event", "Moscow", "--to", "pdn",
+                        "--squares", "numeric")  # fmt: skip
+    assert code == 0 and "1. 22-18 " in text  # c3-d4 on the Russian numbered board
+    _, text, _ = run("filter", str(HAND), "--event", "Manchester", "--to", "csv")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [r["move"] for r in rows] == ["11-15", "22-18", "15x22", "25x18"]
+
+
+def test_filter_drops_duplicates(tmp_path: Path) -> None:
+    for name in ("a.pdn", "b.pdn"):
+        (tmp_path / name).write_text(HAND.read_text("utf-8"), "utf-8")
+    assert run("filter", str(tmp_path), "--count")[1] == "18\n"
+    assert run("filter", str(tmp_path), "--count", "--drop-duplicates", "copies")[1] == "9\n"
+    assert run("filter", str(tmp_path), "--count", "--workers", "2")[1] == "18\n"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--material", "W:3Q"],
+        ["--pattern", "X12"],
+        ["--moves", "11-15"],  # no --variant
+        ["-v", "english", "--moves", "11-16 11-16"],
+        ["--aliases", "no/such/file.csv"],
+        ["--drop-duplicates", "some"],
+        ["--to", "xml"],
+        ["--squares", "numeric"],  # without --to
+        ["--count", "--to", "json"],
+    ],
+)
+def test_filter_usage_errors(options: list[str]) -> None:
+    code, _, err = run("filter", str(HAND), *options)
+    assert code == 2 and err.startswith("pdn: ") and len(err.strip().splitlines()) == 1, err
+
+
+def test_players(db: str, tmp_path: Path) -> None:
+    code, out, _ = run("players", str(HAND), "-f", "csv")
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["player", "written", "games"]
+    assert rows[1:4] == [["Wyllie, J.", "Wyllie, J.", "3"], ["Wyllie, J.", "J. Wyllie", "1"],
+                         ["Wyllie, J.", "Wyllie", "1"]]  # fmt: skip
+    assert run("players", "--db", db, "-f", "csv")[1] == out
+    aliases = tmp_path / "names.csv"
+    assert run("players", str(HAND), "--write-aliases", str(aliases))[0] == 0
+    written = list(csv.reader(aliases.open(encoding="utf-8")))
+    assert written[0] == ["alias", "name"] and ["J. Wyllie", "Wyllie, J."] in written
+    code, out, _ = run("stats", "players", "--db", db, "--aliases", str(aliases), "--player",
+                       "wyllie", "-f", "csv")  # fmt: skip
+    assert code == 0
+    assert out.splitlines()[1] == '"Wyllie, J.",5,1,1,0,1,0,0,2,83.3,33.3'
+    _, out, _ = run("stats", "players", "--db", db, "--aliases", str(aliases), "--player",
+                    "wyllie", "--vs", "martins", "-f", "csv")  # fmt: skip
+    assert out.splitlines()[1] == '"Wyllie, J.",2,0,1,0,1,0,0,0,75.0,50.0'
