@@ -59,6 +59,7 @@ from pdn.cli.search import (
     ValidOpt,
     WhiteOpt,
     criteria,
+    unreadable,
 )
 from pdn.db.connection import (
     DEFAULT_DB,
@@ -79,13 +80,35 @@ from pdn.db.questions import (
     find_games,
     game_texts,
     opening_stats,
+    position_digest,
 )
 from pdn.db.questions import explore as explore_position
 from pdn.db.report import html_report
 from pdn.db.store import import_paths
 from pdn.fen import FenError
 from pdn.identity import Same
+from pdn.openings import OpeningNames, OpeningsError, opening_names
 from pdn.variants import UnknownVariantError
+
+OpeningsOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--openings",
+        help="A CSV of opening names (variant,moves,name), besides the shipped English "
+        "three-move ballots; may be given more than once.",
+    ),
+]
+
+
+def load_openings(files: list[Path] | None) -> OpeningNames:
+    """The shipped opening names with the user's files, or a one-line usage error."""
+    try:
+        return opening_names(files or [])
+    except OSError as exc:
+        fail(unreadable(exc))
+    except OpeningsError as exc:
+        fail(str(exc))
+
 
 TopOpt = Annotated[int | None, typer.Option("--top", help="Only the N rows with most games.")]
 
@@ -259,15 +282,19 @@ def explore(
     fen: FenOpt = None,
     result: ResultOpt = None,
     top: TopOpt = None,
+    openings: OpeningsOpt = None,
     fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:
     """The moves played from a position (transpositions too): games, White wins, draws, Black
-    wins, no result; White's score and the draw rate over the games with a result."""
+    wins, no result; White's score and the draw rate over the games with a result; the name of
+    the opening each move leads to."""
+    names = load_openings(openings)
     engine = _open(db)
     with _asking(db, engine):
-        frame = explore_position(engine, variant, moves, fen, result, top)
-    _emit(frame, fmt, output, "moves played")
+        frame = explore_position(engine, variant, moves, fen, result, top, names)
+        named = names.name(position_digest(variant, moves, fen))
+    _emit(frame, fmt, output, f"moves played from {named}" if named else "moves played")
 
 
 def stats_openings(
@@ -282,14 +309,16 @@ def stats_openings(
     ] = False,
     result: ResultOpt = None,
     top: TopOpt = None,
+    openings: OpeningsOpt = None,
     fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:
-    """Openings: games, White wins, draws, Black wins, no result; White's score and the draw
-    rate over the games with a result."""
+    """Openings: their name, games, White wins, draws, Black wins, no result; White's score and
+    the draw rate over the games with a result."""
+    names = load_openings(openings)
     engine = _open(db)
     with _asking(db, engine):
-        frame = opening_stats(engine, variant, plies, min_games, ballots, result, top)
+        frame = opening_stats(engine, variant, plies, min_games, ballots, result, top, names)
     _emit(frame, fmt, output, "openings")
 
 
@@ -353,26 +382,28 @@ def report(
         list[str], typer.Argument(help="A database (file.db or URL), or PDN files and folders.")
     ],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file.")],
+    openings: OpeningsOpt = None,
 ) -> None:
-    """One self-contained HTML page about an archive: counts, results and draw rates, openings,
-    a diagram."""
+    """One self-contained HTML page about an archive: counts, results and draw rates, openings
+    with their names, a diagram."""
     check_output(output)
+    names = load_openings(openings)
     if _is_database(sources):
         engine = _open(sources[0])
-        _write_report(engine, sources[0], f"Archive report: {masked(sources[0])}", output)
+        _write_report(engine, sources[0], f"Archive report: {masked(sources[0])}", output, names)
         return
     with tempfile.TemporaryDirectory() as tmp:
         check_inputs([Path(s) for s in sources])
         db = str(Path(tmp) / "report.db")
         engine = _open(db, create=True)
         import_paths(engine, [Path(s) for s in sources])
-        _write_report(engine, db, f"Archive report: {', '.join(sources)}", output)
+        _write_report(engine, db, f"Archive report: {', '.join(sources)}", output, names)
         engine.dispose()
 
 
-def _write_report(engine: Engine, db: str, title: str, output: Path) -> None:
+def _write_report(engine: Engine, db: str, title: str, output: Path, names: OpeningNames) -> None:
     with _asking(db, engine):
-        page = html_report(engine, title)
+        page = html_report(engine, title, names)
     with written(output) as sink:
         sink.write(page)
     say(f"wrote {output}", err=True)

@@ -111,13 +111,20 @@ AliasesOpt = Annotated[
 ]
 
 
+def unreadable(exc: OSError) -> str:
+    """A file that cannot be read, in one line."""
+    return f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc)
+
+
 def load_aliases(path: Path | None) -> Aliases | None:
     """The alias file, or a one-line usage error."""
     if path is None:
         return None
     try:
         return Aliases.load(path)
-    except (OSError, AliasError) as exc:
+    except OSError as exc:
+        fail(unreadable(exc))
+    except AliasError as exc:
         fail(str(exc))
 
 

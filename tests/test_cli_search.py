@@ -132,3 +132,14 @@ def test_players(db: str, tmp_path: Path) -> None:
     _, out, _ = run("stats", "players", "--db", db, "--aliases", str(aliases), "--player",
                     "wyllie", "--vs", "martins", "-f", "csv")  # fmt: skip
     assert out.splitlines()[1] == '"Wyllie, J.",2,0,1,0,1,0,0,0,75.0,50.0'
+
+
+def test_opening_names_in_explore_and_stats(db: str) -> None:
+    sample = str(Path(__file__).resolve().parents[1] / "samples" / "english-openings.csv")
+    code, out, _ = run("stats", "openings", "--db", db, "-v", "english", "--plies", "3",
+                       "--openings", sample, "-f", "csv")  # fmt: skip
+    assert code == 0 and "11-15 22-18 15x22,ballot 120,english," in out
+    code, out, _ = run("explore", "-v", "english", "--db", db, "--moves", "11-15", "-f", "csv")
+    assert code == 0 and out.splitlines()[0].startswith("move,name,games")
+    code, _, err = run("explore", "-v", "english", "--db", db, "--openings", "no/such.csv")
+    assert code == 2 and err == "pdn: no/such.csv: No such file or directory\n"
