@@ -309,12 +309,14 @@ def record_of(game: Game, replay: Replay | None) -> Record | None:
 
 @contextmanager
 def indexes_made_after(engine: Engine) -> Iterator[None]:
-    """Into an empty SQLite database, the indexes of the plies are made once every row is in
-    (one sort instead of an insert per row: writing takes a third less time); a run killed
-    before leaves them to be made when the database is next opened to write."""
+    """Into an empty SQLite database, the indexes of the plies and the material runs are made
+    once every row is in (one sort instead of an insert per row: writing takes a third less
+    time); a run killed before leaves them to be made when the database is next opened to
+    write."""
     with engine.connect() as conn:
         empty = conn.dialect.name == "sqlite" and conn.execute(select(GameRow.id)).first() is None
-    later = list(Base.metadata.tables[PlyRow.__tablename__].indexes) if empty else []
+    deferred = (PlyRow.__tablename__, MaterialRow.__tablename__)
+    later = [i for t in deferred for i in Base.metadata.tables[t].indexes] if empty else []
     if later:
         with engine.begin() as conn:
             for index in later:
