@@ -99,11 +99,12 @@ class Criteria:
 
     @property
     def replays(self) -> bool:
-        """Whether selecting needs the games replayed (not only their tags)."""
+        """Whether selecting needs the games replayed (not only their tags): a game's variant
+        decides who won too."""
         return bool(
-            self.variant or self.plies_min is not None or self.plies_max is not None
-            or self.valid is not None or self.termination or self.moves or self.fen
-            or self.material or self.pattern
+            self.variant or self.result or self.plies_min is not None
+            or self.plies_max is not None or self.valid is not None or self.termination
+            or self.moves or self.fen or self.material or self.pattern
         )  # fmt: skip
 
     def reached(self) -> int | None:
@@ -126,7 +127,8 @@ class Criteria:
         )
 
     def matches(self, game: Game, replay: Replay | None) -> bool:
-        """Whether *game* (with *replay*, None when it did not parse) meets the criteria."""
+        """Whether *game* (with *replay*, None when it did not parse; it may be None for any
+        game when the criteria need no replay) meets the criteria."""
         white, black = self.players(game)
         if self.white and not text_matches(white, self.white):
             return False
@@ -145,11 +147,11 @@ class Criteria:
             return False
         if self.date_to is not None and (year is None or year > self.date_to):
             return False
+        if not self.replays:
+            return True
         variant = replay.variant.name if replay else None
         if self.result and not result_matches(game, variant, self.result):
             return False
-        if not self.replays:
-            return True
         if self.variant and variant != get_variant(self.variant).name:
             return False
         plies = replay.plies if replay else 0

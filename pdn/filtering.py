@@ -95,7 +95,8 @@ def filter_paths(
     there)."""
     criteria.reached()  # a bad --moves or --fen fails here, before any file is read
     work = partial(see, criteria=criteria, drop=drop, output=output)
-    options = Options(variant, rules)
+    needed = criteria.replays or drop is not None or output is not None
+    options = Options(variant, rules, replay=needed)
     records: set[str] = set()
     moves: set[str] = set()
     for seen in replay_paths(paths, work, options, workers, progress, on_problem):
