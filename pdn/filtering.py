@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from pdn.convert import convert_game, game_csv_rows, game_json
+from pdn.convert import Style, convert_game, csv_text, game_csv_rows, game_json
 from pdn.criteria import Criteria
 from pdn.game import Game
 from pdn.identity import Same, game_identity
@@ -30,7 +30,7 @@ class Output:
     """How selected games are written: as read (None), or converted (pdn.convert) to *to*."""
 
     to: str = "pdn"  # pdn, json or csv
-    style: object | None = None  # a pdn.convert.Style
+    style: Style | None = None  # None: the variant's own notation
 
 
 @dataclass(slots=True)
@@ -71,12 +71,10 @@ def _written(game: Game, replay: Replay | None, output: Output | None) -> tuple[
             json.dumps(game_json(game, replay), ensure_ascii=False) if replay else game.raw
         ) + "\n", broken
     if output.to == "csv":
-        from pdn.convert import csv_text
-
         return csv_text(game_csv_rows(game, replay) if replay else [], header=False), broken
     if broken or replay is None:
         return game.raw.strip() + "\n", True
-    return write_game(convert_game(game, replay, output.style)), False  # type: ignore[arg-type]
+    return write_game(convert_game(game, replay, output.style or Style())), False
 
 
 def filter_paths(
