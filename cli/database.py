@@ -59,6 +59,7 @@ from pdn.cli.search import (
     ValidOpt,
     WhiteOpt,
     criteria,
+    load_aliases,
     unreadable,
 )
 from pdn.db.connection import (
@@ -327,14 +328,16 @@ def stats_draws(
     by: Annotated[str, typer.Option(help=f"Group by: {', '.join(DRAW_GROUPS)}.")] = "variant",
     result: ResultOpt = None,
     top: TopOpt = None,
+    aliases: AliasesOpt = None,
     fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:
     """Draw rates (over the games with a result) and how the draws came about: moves rule,
-    repetition, agreement."""
+    repetition, agreement; --by player under the names of an alias file."""
+    names = load_aliases(aliases)
     engine = _open(db)
     with _asking(db, engine):
-        frame = draw_stats(engine, by, result, top)
+        frame = draw_stats(engine, by, result, top, names)
     _emit(frame, fmt, output, f"draws by {by}")
 
 

@@ -41,6 +41,8 @@ from pdn.position import Position
 from pdn.search import Pattern
 from pdn.variants import get_variant
 
+NAN = float("nan")  # a name not known: missing, as pandas writes missing values
+
 
 class QuestionError(ValueError):
     """A question that cannot be asked as put (bad moves, missing variant, ...)."""
@@ -312,8 +314,8 @@ def explore(
         frame = pd.read_sql(query.group_by(played.c.move), conn, dtype_backend="numpy_nullable")
     frame = frame.astype({c: "int64" for c in COUNTS})
     named = names or OpeningNames.shipped()
-    frame["name"] = [named.name(int(after)) for after in frame["after"]]
-    return _top(scores(frame), ["move"], top)[["move", "name", *SCORES]]
+    frame["name"] = [named.name(int(after)) or NAN for after in frame["after"]]
+    return _top(scores(frame), ["move"], top)[["move", *SCORES, "name"]]
 
 
 def opening_stats(
@@ -357,11 +359,12 @@ def opening_stats(
     query = _result_where(query, result).having(func.count() >= min_games)
     frame = scores(_with_first_game(engine, query))
     frame["opening"] = frame["moves"].str.split().str[:plies].str.join(" ")
-    frame["name"] = _opening_names(engine, [int(p) for p in frame["first"]], plies, names)
+    found = _opening_names(engine, [int(p) for p in frame["first"]], plies, names)
+    frame["name"] = [name or NAN for name in found]
     if ballots:
         frame["ballot"] = frame["position"].map(ballot)
-        return _top(frame, ["ballot"], top)[["ballot", "opening", "name", *SCORES]]
-    return _top(frame, ["opening", "variant"], top)[["opening", "name", "variant", *SCORES]]
+        return _top(frame, ["ballot"], top)[["ballot", "opening", *SCORES, "name"]]
+    return _top(frame, ["opening", "variant"], top)[["opening", "variant", *SCORES, "name"]]
 
 
 def _opening_names(

@@ -138,8 +138,18 @@ def test_opening_names_in_explore_and_stats(db: str) -> None:
     sample = str(Path(__file__).resolve().parents[1] / "samples" / "english-openings.csv")
     code, out, _ = run("stats", "openings", "--db", db, "-v", "english", "--plies", "3",
                        "--openings", sample, "-f", "csv")  # fmt: skip
-    assert code == 0 and "11-15 22-18 15x22,ballot 120,english," in out
+    assert code == 0 and "11-15 22-18 15x22,english," in out and ",ballot 120\n" in out
     code, out, _ = run("explore", "-v", "english", "--db", db, "--moves", "11-15", "-f", "csv")
-    assert code == 0 and out.splitlines()[0].startswith("move,name,games")
+    assert code == 0 and out.splitlines()[0].startswith("move,games,")
+    assert out.splitlines()[0].endswith(",name")
     code, _, err = run("explore", "-v", "english", "--db", db, "--openings", "no/such.csv")
     assert code == 2 and err == "pdn: no/such.csv: No such file or directory\n"
+
+
+def test_draws_by_player_with_aliases(db: str, tmp_path: Path) -> None:
+    names = tmp_path / "names.csv"
+    names.write_text('alias,name\nJ. Wyllie,"Wyllie, J."\nWyllie,"Wyllie, J."\n', "utf-8")
+    code, out, _ = run("stats", "draws", "--db", db, "--by", "player", "--aliases", str(names),
+                       "-f", "csv")  # fmt: skip
+    rows = {r["player"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert code == 0 and rows["Wyllie, J."]["games"] == "5" and "J. Wyllie" not in rows
