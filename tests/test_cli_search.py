@@ -9,9 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
 from typer.testing import CliRunner
 
+from conftest import corpus_dir
 from pdn.cli.app import app
+from pdn.db.store import ImportStats
 
 HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
 runner = CliRunner()
@@ -153,3 +156,16 @@ def test_draws_by_player_with_aliases(db: str, tmp_path: Path) -> None:
                        "-f", "csv")  # fmt: skip
     rows = {r["player"]: r for r in csv.DictReader(io.StringIO(out))}
     assert code == 0 and rows["Wyllie, J."]["games"] == "5" and "J. Wyllie" not in rows
+
+
+@pytest.mark.slow
+def test_filter_and_query_on_the_corpus(corpus_db: tuple[Engine, ImportStats]) -> None:
+    """pdn filter on the corpus files, copies dropped as the database drops them, and pdn query
+    on the corpus imported count the same games."""
+    engine, _ = corpus_db
+    db = engine.url.render_as_string(hide_password=False)
+    options = ["--player", "Sijbrands"]
+    code, files, _ = run("filter", str(corpus_dir()), *options, "--drop-duplicates", "copies",
+                         "--count")  # fmt: skip
+    assert code == 0 and run("query", "--db", db, *options, "--count")[1] == files
+    assert int(files) > 0
