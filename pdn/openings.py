@@ -21,10 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pdn.ballots import three_move_ballots
-from pdn.board import SquareError
+from pdn.gameboard import Board, MoveTextError
 from pdn.position import Position
-from pdn.reader import make_move
-from pdn.replay import candidates
 from pdn.variants import UnknownVariantError, get_variant
 
 
@@ -34,22 +32,14 @@ class OpeningsError(ValueError):
 
 def play_moves(variant: str, moves: str, start: Position | None = None) -> list[Position]:
     """The positions after each move of *moves* (move numbers allowed) from *start* (default:
-    the variant's start position)."""
-    pos = start or Position.start(get_variant(variant))
-    out = []
-    for i, text in enumerate(moves.split()):
-        if text.rstrip(".").isdigit():
-            continue
+    the variant's start position), the moves read as a game's are (pdn.gameboard.Board)."""
+    board = Board.from_position(start or Position.start(get_variant(variant)))
+    for i, text in enumerate(t for t in moves.split() if not t.rstrip(".").isdigit()):
         try:
-            found = candidates(pos, make_move(text).squares)
-        except (SquareError, ValueError):
-            found = []
-        if len(found) != 1:
-            why = "not a legal move" if not found else "ambiguous"
-            raise OpeningsError(f"move {i + 1} ({text}) is {why} in {variant}")
-        pos = pos.play(found[0])
-        out.append(pos)
-    return out
+            board.push(text)
+        except MoveTextError as exc:
+            raise OpeningsError(f"move {i + 1} ({text}) in {variant}: {exc.reason}") from None
+    return board.positions()[1:]
 
 
 @dataclass(slots=True)
