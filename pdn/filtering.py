@@ -15,14 +15,13 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from pdn.convert import Style, convert_game, csv_text, game_csv_rows, game_json
+from pdn.convert import Style, Target, convert_one, csv_text
 from pdn.criteria import Criteria
 from pdn.game import Game
 from pdn.identity import Same, game_identity
 from pdn.parallel import Runner
 from pdn.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.replay import Replay
-from pdn.writer import write_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,18 +62,16 @@ def see(
 
 
 def _written(game: Game, replay: Replay | None, output: Output | None) -> tuple[str, bool]:
+    """The text written for a selected game, and whether it is kept as read although a
+    conversion was asked for (as `pdn convert` writes it: :func:`pdn.convert.convert_one`)."""
     if output is None:
         return game.raw.strip() + "\n", False
-    broken = replay is None or bool(replay.errors)
-    if output.to == "json":
-        return (
-            json.dumps(game_json(game, replay), ensure_ascii=False) if replay else game.raw
-        ) + "\n", broken
-    if output.to == "csv":
-        return csv_text(game_csv_rows(game, replay) if replay else [], header=False), broken
-    if broken or replay is None:
-        return game.raw.strip() + "\n", True
-    return write_game(convert_game(game, replay, output.style or Style())), False
+    done = convert_one(game, replay, Target(output.to), output.style or Style())
+    if done.data is not None:
+        return json.dumps(done.data, ensure_ascii=False) + "\n", done.kept
+    if done.rows is not None:
+        return csv_text(done.rows, header=False), done.kept
+    return done.text, done.kept
 
 
 def filter_paths(

@@ -89,6 +89,17 @@ def test_filter_writes_the_games_as_read(tmp_path: Path) -> None:
     assert [r["move"] for r in rows] == ["11-15", "22-18", "15x22", "25x18"]
 
 
+def test_filter_converts_as_convert_does() -> None:
+    # every game of the archive selected: the same output as pdn convert, game 8 (which does
+    # not parse) included as the JSON object convert writes for it, not as its PDN text
+    for to in ("pdn", "json", "csv"):
+        code, filtered, _ = run("filter", str(HAND), "--to", to)
+        assert code == 0 and filtered == run("convert", str(HAND), "--to", to)[1], to
+    _, text, _ = run("filter", str(HAND), "--to", "json")
+    eighth = json.loads(text.splitlines()[7])
+    assert (eighth["index"], eighth["valid"]) == (8, False) and eighth["pdn"].startswith("[")
+
+
 def test_filter_drops_duplicates(tmp_path: Path) -> None:
     for name in ("a.pdn", "b.pdn"):
         (tmp_path / name).write_text(HAND.read_text("utf-8"), "utf-8")
