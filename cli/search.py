@@ -285,10 +285,6 @@ def _players(game: Game, _replay: object) -> tuple[str | None, str | None]:
     return game.white, game.black
 
 
-def _unread(problem: FileProblem) -> None:
-    say(str(problem), err=True)
-
-
 def players_command(
     paths: Annotated[
         list[Path] | None,
@@ -313,13 +309,16 @@ def players_command(
 
     if write_aliases is not None:
         check_output(write_aliases)
+    unread: list[FileProblem] = []  # files not read, or without games: told, exit 1
     if paths:
         from pdn.pipeline import Options, replay_paths
 
         check_inputs(paths)
         counts = player_counts(
-            replay_paths(paths, _players, Options(replay=False), on_problem=_unread)
+            replay_paths(paths, _players, Options(replay=False), on_problem=unread.append)
         )
+        for problem in unread:
+            say(str(problem), err=True)
     else:
         from pdn.cli.database import _asking, _open
         from pdn.db.players import player_names
@@ -338,6 +337,7 @@ def players_command(
     from pdn.cli.database import _emit
 
     _emit(frame, fmt, output, "names that look like one player")
+    raise typer.Exit(1 if unread else 0)
 
 
 def stats_players(

@@ -130,6 +130,7 @@ def test_filter_usage_errors(options: list[str]) -> None:
 def test_players(db: str, tmp_path: Path) -> None:
     code, out, _ = run("players", str(HAND), "-f", "csv")
     assert code == 0
+    out_all = out
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == ["player", "written", "games"]
     assert rows[1:4] == [["Wyllie, J.", "Wyllie, J.", "3"], ["Wyllie, J.", "J. Wyllie", "1"],
@@ -146,6 +147,14 @@ def test_players(db: str, tmp_path: Path) -> None:
     _, out, _ = run("stats", "players", "--db", db, "--aliases", str(aliases), "--player",
                     "wyllie", "--vs", "martins", "-f", "csv")  # fmt: skip
     assert out.splitlines()[1] == '"Wyllie, J.",2,0,1,0,1,0,0,0,75.0,50.0'
+    # a file without games among the files: one line for it, the names of the others, exit 1
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    (folder / "hand.pdn").write_bytes(HAND.read_bytes())
+    (folder / "empty.pdn").write_text("no game here\n", encoding="utf-8")
+    code, again, err = run("players", str(folder), "-f", "csv")
+    assert (code, err) == (1, f"{folder / 'empty.pdn'}: no games found\n")
+    assert again == out_all
 
 
 def test_opening_names_in_explore_and_stats(db: str) -> None:
