@@ -25,6 +25,7 @@ CONNECT_TIMEOUT = 10  # seconds to reach a PostgreSQL server and log in
 STATEMENT_TIMEOUT = 600  # seconds one PostgreSQL statement may run
 SQLITE_WAIT = 60  # seconds an SQLite writer waits while another writes
 SQLITE_CACHE_KIB = 65536  # page cache of a writer: an import inserts all over the indexes
+SQLITE_MMAP_BYTES = 1 << 30  # readers map the file: big questions read pages without a read() each
 SUPPORTED = (
     "an SQLite file (games.db, sqlite:///games.db) or PostgreSQL (postgresql://USER@HOST/DB)"
 )
@@ -103,6 +104,7 @@ def _sqlite(url: URL, readonly: bool) -> Engine:
 def _sqlite_reader(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None  # transactions are begun by _sqlite_begin
     dbapi_connection.execute("PRAGMA query_only=ON")
+    dbapi_connection.execute(f"PRAGMA mmap_size={SQLITE_MMAP_BYTES}")
 
 
 def _sqlite_writer(dbapi_connection: Any, _record: Any) -> None:

@@ -73,7 +73,7 @@ def test_import_samples_then_again_adds_nothing(db: str) -> None:
     assert (again.files, again.skipped_files, again.added) == (0, 5, 0)
     assert [count(engine, m) for m in (GameRow, TagRow, PlyRow, Occurrence, SourceFile)] == before
     if engine.dialect.name == "sqlite":  # made after the rows, when the database was new
-        assert _plies_indexes(Path(db)) == {"ix_plies_before", "ix_plies_opening"}
+        assert _plies_indexes(Path(db)) == {"ix_plies_position", "ix_plies_opening"}
     # the first English sample game, stored whole: 44 plies, its text exactly as in the file
     with engine.connect() as conn:
         first = conn.execute(
@@ -204,7 +204,7 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
         assert conn.execute("SELECT complete FROM source_files").fetchone()[0] == 0
     assert _plies_indexes(target) == set()  # a new database: they were to be made at the end
     engine = open_database(str(target))
-    assert _plies_indexes(target) == {"ix_plies_before", "ix_plies_opening"}
+    assert _plies_indexes(target) == {"ix_plies_position", "ix_plies_opening"}
     stats = import_paths(engine, [path])
     assert stats.already >= killed and stats.added + stats.copies + stats.already == 4000
     assert count(engine, Occurrence) == 4000

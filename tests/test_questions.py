@@ -4,13 +4,14 @@ the statistics checked to agree with each other on the whole corpus."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 from typer.testing import CliRunner
 
 from pdn.cli.app import app
@@ -111,6 +112,39 @@ def rows(frame: pd.DataFrame, *keys: str) -> dict[object, list[object]]:
         key = record[keys[0]] if len(keys) == 1 else tuple(record[k] for k in keys)
         out[key] = [None if pd.isna(record[c]) else record[c] for c in COLUMNS]
     return out
+
+
+def _plans(engine: Engine, ask: Callable[[], object]) -> list[str]:
+    """SQLite's query plan of every statement *ask* makes, one text per statement."""
+    statements: list[tuple[str, Any]] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            statements.append((statement, parameters))
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        ask()
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    with engine.connect() as conn:
+        cursor = conn.connection.driver_connection
+        assert cursor is not None
+        return [
+            " | ".join(str(row[-1]) for row in cursor.execute(f"EXPLAIN QUERY PLAN {s}", p))
+            for s, p in statements
+        ]
+
+
+def test_large_questions_are_answered_from_indexes(hand: Engine) -> None:
+    # pdn serve's aim on 200,000 games: the moves from a position are read from the plies'
+    # index alone (no lookup of each ply's row), the invalid games from their own index
+    if hand.dialect.name != "sqlite":
+        pytest.skip("query plans are SQLite's")
+    [plan] = _plans(hand, lambda: explore(hand, "english"))
+    assert "SEARCH plies USING COVERING INDEX ix_plies_position (before=?)" in plan
+    plans = _plans(hand, lambda: find_games(hand, GameFilter(valid=False)))
+    assert "SCAN games USING INDEX ix_games_invalid" in plans[0]
 
 
 def test_explore_counts_by_colour_and_apart_the_games_without_result(hand: Engine) -> None:
