@@ -16,7 +16,7 @@ from _env import corpus_file, timed
 from pdn.reader import game_spans
 from pdn.validate import validate_paths
 
-SIZES_MB = (0.5, 1, 2, 4, 8)
+SIZES_MB = (0.5, 1, 2, 4, 8, 11.5)
 SMALL = Path(__file__).resolve().parents[1] / "samples" / "english-oca-first20.pdn"
 
 

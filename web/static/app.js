@@ -577,16 +577,13 @@ async function playMove(text) {
 const COLUMN_NAMES = {
   move: "Move",
   games: "Games",
-  first_wins: "1st wins",
-  second_wins: "2nd wins",
   white_wins: "White wins",
   black_wins: "Black wins",
   draws: "Draws",
-  unknown: "Unknown",
   no_result: "No result",
-  score: "Score %",
   white_score: "White score %",
   draw_rate: "Draw rate %",
+  name: "Opening",
 };
 const explorerCache = new Map();
 let explorerTimer = null;
