@@ -105,12 +105,13 @@ def game_identity(game: Game, replay: Replay | None, moves: list[str] | None = N
         values = [header(game.tags.get(name)) for name in HEADERS]
         return Identity(_digest("\x1f".join([*values, " ".join(game.raw.split())])), None)
     texts = main_line(replay) if moves is None else moves
-    written = game.mainline()
-    if replay.nodes and len(texts) < len(written):  # moves after the replay stopped, as written
-        last = next((i for i, n in enumerate(written) if n is replay.nodes[-1]), len(written))
-        texts = texts + [n.text for n in written[last + 1 :]]
-    elif not replay.nodes:
-        texts = [n.text for n in written]
+    if len(texts) < game.ply_count():  # the replay stopped: the moves after it, as written
+        written = game.mainline()  # (built only here: a whole replay has every move already)
+        if replay.nodes:
+            last = next((i for i, n in enumerate(written) if n is replay.nodes[-1]), len(written))
+            texts = texts + [n.text for n in written[last + 1 :]]
+        else:
+            texts = [n.text for n in written]
     start = start_fen(replay) or header(game.fen)
     values = [header(game.tags.get(name)) for name in HEADERS[:-1]]
     values[HEADERS.index("Result")] = header(game.result)
