@@ -304,14 +304,14 @@ def _pieces(text: str, width: int) -> Iterator[str]:
         yield piece
 
 
-def wrap(text: str, width: int) -> list[str]:
-    """*text* over lines of at most *width* columns: broken at spaces, long words cut; every
-    character kept."""
+def wrap(text: str, width: int, breaks: str = " ") -> list[str]:
+    """*text* over lines of at most *width* columns: broken after any of *breaks* (spaces; a
+    column name also after ``_``), long words cut; every character kept."""
     if cell_width(text) <= width:
         return [text]
     lines: list[str] = []
     line = ""
-    for word in re.split(r"(?<= )", text):  # words keep their trailing space
+    for word in _words(text, breaks):  # words keep their trailing break
         candidate = line + word
         if cell_width(candidate.rstrip(" ")) <= width:
             line = candidate
@@ -329,6 +329,14 @@ def wrap(text: str, width: int) -> list[str]:
     for x in lines:  # spaces at a break go; a line of spaces only is cut like a word
         fitted.extend([x.rstrip(" ")] if x.strip(" ") else list(_pieces(x, width)) or [""])
     return fitted
+
+
+def _words(text: str, breaks: str = " ") -> list[str]:
+    """*text* cut after each of *breaks*."""
+    return re.split(f"(?<=[{re.escape(breaks)}])", text)
+
+
+HEAD_BREAKS = " _"  # a column name wraps at its words: white_ / score
 
 
 def cell(value: object) -> str:
@@ -353,8 +361,9 @@ def _numeric(texts: Iterable[str]) -> bool:
 
 def _fit(natural: list[int], floors: list[list[int]], width: int) -> list[int]:
     """Column widths that fit *width* (gaps included): the widest column narrowed first, down
-    to each floor in turn (words whole, then a few characters); if even that is too wide, the
-    terminal wraps the lines."""
+    to each floor in turn (the numbers' names wrapped first, then text at its words, then text
+    cut to a few characters, numbers never); if even that is too wide, the terminal wraps the
+    lines."""
     widths = list(natural)
     room = width - len(GAP) * (len(widths) - 1)
     for floor in floors:
@@ -393,12 +402,19 @@ def table_lines(
     fit = width is not None
     if width is not None:
         words = [
-            max([cell_width(w) for t in texts for w in t[k].split()] + [cell_width(heads[k])])
+            max(
+                [cell_width(w) for t in texts for w in t[k].split()]
+                + [cell_width(w.rstrip(" ")) for w in _words(heads[k], HEAD_BREAKS)]
+            )
             for k in range(len(heads))
         ]
         soft = [min(n, w, WORD_FLOOR) for n, w in zip(natural, words, strict=True)]
-        widths = _fit(natural, [soft, [min(n, HARD_FLOOR) for n in natural]], width)
-    yield from _row_lines(heads, widths, [False] * len(heads), fit)
+        hard = [
+            f if r else min(n, HARD_FLOOR) for f, n, r in zip(soft, natural, right, strict=True)
+        ]
+        numbers_first = [f if r else n for f, n, r in zip(soft, natural, right, strict=True)]
+        widths = _fit(natural, [numbers_first, soft, hard], width)
+    yield from _row_lines(heads, widths, [False] * len(heads), fit, HEAD_BREAKS)
     yield GAP.join("─" * w for w in widths).rstrip()
     heading: str | None = None
     for row in itertools.chain(sample, ([cell(v) for v in row] for row in it)):
@@ -408,8 +424,10 @@ def table_lines(
         yield from _row_lines([row[i] for i in keep], widths, right, fit)
 
 
-def _row_lines(texts: list[str], widths: list[int], right: list[bool], fit: bool) -> Iterator[str]:
-    cells = [wrap(t, w) if fit else [t] for t, w in zip(texts, widths, strict=True)]
+def _row_lines(
+    texts: list[str], widths: list[int], right: list[bool], fit: bool, breaks: str = " "
+) -> Iterator[str]:
+    cells = [wrap(t, w, breaks) if fit else [t] for t, w in zip(texts, widths, strict=True)]
     for k in range(max(len(c) for c in cells)):
         parts = []
         for c, w, r in zip(cells, widths, right, strict=True):

@@ -72,6 +72,21 @@ def test_table_wraps_long_values_to_the_width() -> None:
     assert all(cell_width(line) <= 36 for line in lines)
 
 
+def test_table_wraps_the_names_of_number_columns_before_any_text() -> None:
+    rows = [("11-15 23-19", "english", 10, "50.0")]
+    lines = list(table_lines(["opening", "variant", "white_wins", "draw_rate"], rows, 31))
+    # 37 columns of values and 6 of gaps into 31: the number columns narrowed first, down to
+    # their names' words (white_ and draw_), then the opening down to its header (7): no word
+    # and no number is cut
+    assert lines == [
+        "opening  variant  white_  draw_",
+        " " * 18 + "wins" + " " * 4 + "rate",
+        "───────  ───────  ──────  ─────",
+        "11-15    english      10   50.0",
+        "23-19",
+    ]
+
+
 def test_table_without_width_keeps_values_on_one_line() -> None:
     rows = [("a", "x" * 100, 3), ("bb", "y", 12)]
     lines = list(table_lines(["k", "long", "n"], rows, None, group=None))
