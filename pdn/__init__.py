@@ -6,8 +6,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pdn.board import Color
     from pdn.fen import FenError, parse_fen, to_fen
-    from pdn.game import Game, MoveNode, Outcome, PdnSyntaxError, SetupNode, Tags
+    from pdn.game import Game, GameWarning, MoveNode, Outcome, PdnSyntaxError, SetupNode, Tags
     from pdn.gameboard import (
         AmbiguousMoveError,
         Board,
@@ -24,8 +25,9 @@ if TYPE_CHECKING:
 
 # Imported when first used, so that `import pdn.cli` (the `pdn` command starting) stays light
 _HOMES = {
+    "Color": "pdn.board",
     "FenError": "pdn.fen", "parse_fen": "pdn.fen", "to_fen": "pdn.fen",
-    "Game": "pdn.game", "MoveNode": "pdn.game", "Outcome": "pdn.game",
+    "Game": "pdn.game", "GameWarning": "pdn.game", "MoveNode": "pdn.game", "Outcome": "pdn.game",
     "PdnSyntaxError": "pdn.game", "SetupNode": "pdn.game", "Tags": "pdn.game",
     "AmbiguousMoveError": "pdn.gameboard", "Board": "pdn.gameboard", "Ending": "pdn.gameboard",
     "IllegalMoveError": "pdn.gameboard", "InvalidMoveError": "pdn.gameboard",
@@ -52,9 +54,11 @@ __all__ = [
     "VARIANTS",
     "AmbiguousMoveError",
     "Board",
+    "Color",
     "Ending",
     "FenError",
     "Game",
+    "GameWarning",
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
