@@ -41,6 +41,23 @@ def cpu_timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.process_time() - start, value
 
 
+# py-draughts replaying the PDN texts of a JSON list (its path set first as PATH), in CPU time
+PY_DRAUGHTS_FROM_PDN = """
+import json, time
+from draughts import StandardBoard
+texts = json.load(open(PATH, encoding="utf-8"))
+t = time.process_time()
+ok = 0
+for text in texts:
+    try:
+        StandardBoard.from_pdn(text)
+        ok += 1
+    except Exception:
+        pass
+print(json.dumps({"seconds": time.process_time() - t, "games": ok}))
+"""
+
+
 def other_library(package: str, code: str, timeout: float = 900) -> dict[str, Any] | None:
     """Run *code* in a venv holding *package* from PyPI; it prints one JSON object.
 

@@ -16,26 +16,11 @@ import json
 import tempfile
 from pathlib import Path
 
-from _env import corpus_file, cpu_timed, other_library
+from _env import PY_DRAUGHTS_FROM_PDN, corpus_file, cpu_timed, other_library
 from pdn.position import CORES, use_core
 from pdn.validate import validate_file
 
 REPEAT = 20
-
-PY_DRAUGHTS = """
-import json, time
-from draughts import StandardBoard
-texts = json.load(open(PATH, encoding="utf-8"))
-t = time.process_time()
-ok = 0
-for text in texts:
-    try:
-        StandardBoard.from_pdn(text)
-        ok += 1
-    except Exception:
-        pass
-print(json.dumps({"seconds": time.process_time() - t, "games": ok}))
-"""
 
 DAME = r"""
 import json, re, time
@@ -93,7 +78,7 @@ def main() -> None:
             print(f"  C kernel / Python core on {label}: {ratio:.2f}x")
     print(f"the same {len(games)} International games elsewhere:")
     best = rates.get(("c", migo), rates["python", migo])
-    for package, code in (("py-draughts", PY_DRAUGHTS), ("dame-rs", DAME)):
+    for package, code in (("py-draughts", PY_DRAUGHTS_FROM_PDN), ("dame-rs", DAME)):
         theirs = other_library(package, f"PATH = {str(texts)!r}\n" + code)
         if theirs:
             rate = theirs["games"] / theirs["seconds"]

@@ -12,26 +12,11 @@ import json
 import tempfile
 from pathlib import Path
 
-from _env import CORPUS, corpus_file, cpu_timed, other_library, timed
+from _env import CORPUS, PY_DRAUGHTS_FROM_PDN, corpus_file, cpu_timed, other_library, timed
 from pdn.reader import read_games, read_string
 from pdn.replay import replay_game
 from pdn.validate import validate_file, validate_paths
 from pdn.writer import write_game
-
-THEIRS = """
-import json, time
-from draughts import StandardBoard
-texts = json.load(open({path!r}, encoding="utf-8"))
-t = time.process_time()
-ok = 0
-for text in texts:
-    try:
-        StandardBoard.from_pdn(text)
-        ok += 1
-    except Exception:
-        pass
-print(json.dumps({{"seconds": time.process_time() - t, "games": ok}}))
-"""
 
 
 def international_games() -> list[str]:
@@ -71,9 +56,8 @@ def main() -> None:
     ours = seconds
     seconds, _ = cpu_timed(lambda: [replay_game(read_string(t)[0]) for t in texts])
     print(f"  pdn, one text at a time       {seconds:6.2f} s {len(texts) / seconds:8,.0f} games/s")
-    theirs = other_library(
-        "py-draughts", THEIRS.format(path=str(tmp / "pdn-bench-international.json"))
-    )
+    path = str(tmp / "pdn-bench-international.json")
+    theirs = other_library("py-draughts", f"PATH = {path!r}\n" + PY_DRAUGHTS_FROM_PDN)
     if theirs:
         rate = theirs["games"] / theirs["seconds"]
         seconds_theirs = theirs["seconds"]
