@@ -997,8 +997,7 @@ class _Loader:
                     continue
                 node = make_move(raw, m.group("strength") or "", line, k - line_start + 1)
             if body and isinstance(body[-1], CommentNode):
-                while body and isinstance(body[-1], CommentNode):  # comments waiting for it
-                    node.comments_before.insert(0, body.pop().text)  # type: ignore[union-attr]
+                _comments_before(body, node)
             append(node)
 
     def _add_plain_run(self, body: list[Node], value: str, pos: int) -> None:
@@ -1027,9 +1026,14 @@ class _Loader:
                 column=k - line_start + 1,
             )
             if body and isinstance(body[-1], CommentNode):
-                while body and isinstance(body[-1], CommentNode):  # comments waiting for it
-                    node.comments_before.insert(0, body.pop().text)  # type: ignore[union-attr]
+                _comments_before(body, node)
             append(node)
+
+
+def _comments_before(body: list[Node], node: MoveNode) -> None:
+    """The comments at the end of *body* moved onto *node*, the move they wait for."""
+    while body and isinstance(body[-1], CommentNode):
+        node.comments_before.insert(0, body.pop().text)  # type: ignore[union-attr]
 
 
 _WORD = re.compile(r"\S+")
