@@ -64,7 +64,9 @@ from pdn.replay import Replay
 from pdn.search import material_runs
 from pdn.validate import GameReport, report_game
 
-BATCH = 1000
+BATCH = 4000  # games written in one transaction: game ids are hash bits, so each batch's rows
+# land all over the tables' pages, and fewer commits write fewer pages (1,000 to 4,000 took 1.6 s
+# off an import of OCA_2.0.pdn into SQLite)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 
 

@@ -182,7 +182,12 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
     path = tmp_path / "oca-4000.pdn"
     path.write_text("\n\n".join(g.raw for g in islice(read_games(oca), 4000)), encoding="utf-8")
     target = tmp_path / "killed.db"
-    cmd = [sys.executable, "-m", "pdn.cli.app", "import", str(path), "--db", str(target)]
+    run = (
+        "import sys; from pdn.db.connection import open_database; "
+        "from pdn.db.store import import_paths; "
+        "import_paths(open_database(sys.argv[2]), [sys.argv[1]], batch=500)"
+    )
+    cmd = [sys.executable, "-c", run, str(path), str(target)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:  # until some batches are in

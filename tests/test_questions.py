@@ -27,6 +27,7 @@ from pdn.db.questions import (
 )
 from pdn.db.report import html_report
 from pdn.db.store import ImportStats, import_paths
+from pdn.search import parse_material
 
 # 14 games read, 13 stored: the last is E5 again (tags in another order, other whitespace, a
 # comment), a copy. In English Black moves first and 1-0 is a Black win; in International
@@ -138,11 +139,15 @@ def _plans(engine: Engine, ask: Callable[[], object]) -> list[str]:
 
 def test_large_questions_are_answered_from_indexes(hand: Engine) -> None:
     # pdn serve's aim on 200,000 games: the moves from a position are read from the plies'
-    # index alone (no lookup of each ply's row), the invalid games from their own index
+    # index alone (no lookup of each ply's row), the runs of a material from theirs, the
+    # invalid games from their own index
     if hand.dialect.name != "sqlite":
         pytest.skip("query plans are SQLite's")
     [plan] = _plans(hand, lambda: explore(hand, "english"))
     assert "SEARCH plies USING COVERING INDEX ix_plies_position (before=?)" in plan
+    even = GameFilter(material=parse_material("W:12,B:12"), material_plies=2)
+    [plan] = _plans(hand, lambda: find_games(hand, even))
+    assert "SEARCH material USING COVERING INDEX ix_material_signature (signature=?)" in plan
     plans = _plans(hand, lambda: find_games(hand, GameFilter(valid=False)))
     assert "SCAN games USING INDEX ix_games_invalid" in plans[0]
 
