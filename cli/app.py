@@ -45,7 +45,7 @@ COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
     "convert": Lazy("pdn.cli.games:convert", "Write games in another notation or format."),
     "filter": Lazy("pdn.cli.search:filter_command", "The games of files that meet criteria."),
     "players": Lazy("pdn.cli.search:players_command", "Player names and their games."),
-    "import": Lazy("pdn.cli.database:import_command", "Replay and store every game."),
+    "import": Lazy("pdn.cli.importing:import_command", "Replay and store every game."),
     "query": Lazy("pdn.cli.database:query", "The stored games that match."),
     "explore": Lazy("pdn.cli.database:explore", "The moves played from a position."),
     "duplicates": Lazy("pdn.cli.database:duplicates", "Games stored or read more than once."),

@@ -1,4 +1,4 @@
-"""Commands over a game database: import, query, explore, statistics, duplicates, report."""
+"""Commands that ask a game database: query, explore, statistics, duplicates, report."""
 
 from __future__ import annotations
 
@@ -11,32 +11,25 @@ from typing import Annotated
 import pandas as pd
 import typer
 from sqlalchemy import Engine
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 
 from pdn.cli.common import (
-    CandidatesOpt,
-    ClusterOpt,
     DbOpt,
     FenOpt,
     FrameFormat,
     FrameFormatOpt,
     GameVariantOpt,
-    MaxSizeOpt,
     OutputOpt,
-    Paths,
     QueryFormat,
-    Rules,
-    RulesOpt,
     VariantOpt,
-    WorkersOpt,
     check_inputs,
     check_output,
     fail,
-    pipeline_run,
     print_table,
     say,
     variant_named,
 )
+from pdn.cli.connect import db_reason, open_db
 from pdn.cli.output import Format, written, written_path
 from pdn.cli.search import (
     AliasesOpt,
@@ -65,11 +58,8 @@ from pdn.cli.search import (
 from pdn.db.connection import (
     DEFAULT_DB,
     REBUILD,
-    DatabaseRefused,
-    DatabaseUnavailable,
     damage,
     masked,
-    open_database,
 )
 from pdn.db.duplicates import database_duplicates, file_duplicates
 from pdn.db.questions import (
@@ -114,26 +104,6 @@ def load_openings(files: list[Path] | None) -> OpeningNames:
 TopOpt = Annotated[int | None, typer.Option("--top", help="Only the N rows with most games.")]
 
 
-def _open(db: str, create: bool = False) -> Engine:
-    """The database, made if *create*, else opened read-only; one line and exit 2 (refused) or
-    1 (unavailable) when it cannot be used."""
-    try:
-        return open_database(db, create=create, readonly=not create)
-    except DatabaseUnavailable as exc:
-        fail(str(exc), 1)
-    except DatabaseRefused as exc:
-        fail(str(exc))
-
-
-def _reason(exc: BaseException, db: str) -> str:
-    """The first line of what the database said (never the statement or its values)."""
-    if isinstance(exc, pd.errors.DatabaseError) and exc.__cause__ is not None:
-        exc = exc.__cause__  # pandas wraps the database's error
-    orig = exc.orig if isinstance(exc, DBAPIError) else exc
-    lines = str(orig).strip().splitlines()
-    return masked(lines[0] if lines else type(orig).__name__, db)
-
-
 @contextmanager
 def _asking(db: str, engine: Engine) -> Iterator[None]:
     """Questions to the database: a user's mistake is one line and exit 2; a database error
@@ -146,7 +116,8 @@ def _asking(db: str, engine: Engine) -> Iterator[None]:
         found = damage(engine)
         if found:
             fail(f"{masked(db)}: the database file is damaged ({found}); {REBUILD}", 1)
-        fail(f"{masked(db)}: {_reason(exc, db)}", 1)
+        wrapped = exc.__cause__ if isinstance(exc, pd.errors.DatabaseError) else None
+        fail(f"{masked(db)}: {db_reason(wrapped or exc, db)}", 1)  # pandas wraps the error
 
 
 def _emit(frame: pd.DataFrame, fmt: FrameFormat | None, output: Path | None, title: str) -> None:
@@ -166,46 +137,6 @@ def _emit(frame: pd.DataFrame, fmt: FrameFormat | None, output: Path | None, tit
         return
     rows = frame.itertuples(index=False, name=None)
     print_table([str(c) for c in frame.columns], rows, Format(fmt) if fmt else None, output, title)
-
-
-def import_command(
-    paths: Paths,
-    db: DbOpt = DEFAULT_DB,
-    variant: GameVariantOpt = None,
-    rules: RulesOpt = Rules.SEED,
-    workers: WorkersOpt = 1,
-    cluster: ClusterOpt = None,
-    candidates: CandidatesOpt = False,
-    max_game_size: MaxSizeOpt = None,
-) -> None:
-    """Replay and store every game (invalid ones too); a copy of a stored game is noted, not
-    stored again; re-importing adds nothing; resumable. Into PostgreSQL, several workers
-    (--workers, --cluster) write their games themselves."""
-    check_inputs(paths)
-    engine = _open(db, create=True)
-    try:
-        with pipeline_run("importing", paths, variant, workers, cluster) as run:
-            stats = import_paths(engine, run.files, variant, rules, run.runner, run.progress,
-                                 candidates=candidates, on_problem=run.problem)  # fmt: skip
-    except (OSError, SQLAlchemyError) as exc:  # games written so far stay; a re-run finishes
-        fail(f"import stopped: {_reason(exc, db)}; run it again to finish it", 1)
-    for warning in stats.warnings:
-        say(warning, err=True)
-    rows = [
-        ("files imported", stats.files),
-        ("files already imported", stats.skipped_files),
-        ("games read", stats.games),
-        ("games added", stats.added),
-        ("copies of stored games (not stored again)", stats.copies),
-        ("already imported (resumed)", stats.already),
-        ("same moves as another game (each stored)", stats.same_moves),
-        ("invalid", stats.invalid),
-        ("syntax errors", stats.syntax_errors),
-    ]
-    if candidates:
-        rows.append(("fit other variants too", stats.also_fit))
-    print_table(["import", "games"], rows, title=f"Imported into {masked(db)}")
-    raise typer.Exit(1 if run.problems else 0)
 
 
 def query(
@@ -256,7 +187,7 @@ def query(
         ),
         distinct_moves=distinct_moves,
     )  # fmt: skip
-    engine = _open(db)
+    engine = open_db(db)
     if count:
         with _asking(db, engine):
             say(str(count_games(engine, where)))
@@ -291,7 +222,7 @@ def explore(
     wins, no result; White's score and the draw rate over the games with a result; the name of
     the opening each move leads to."""
     names = load_openings(openings)
-    engine = _open(db)
+    engine = open_db(db)
     with _asking(db, engine):
         frame = explore_position(engine, variant, moves, fen, result, top, names)
         named = names.name(position_digest(variant, moves, fen))
@@ -317,7 +248,7 @@ def stats_openings(
     """Openings: their name, games, White wins, draws, Black wins, no result; White's score and
     the draw rate over the games with a result."""
     names = load_openings(openings)
-    engine = _open(db)
+    engine = open_db(db)
     with _asking(db, engine):
         frame = opening_stats(engine, variant, plies, min_games, ballots, result, top, names)
     _emit(frame, fmt, output, "openings")
@@ -335,7 +266,7 @@ def stats_draws(
     """Draw rates (over the games with a result) and how the draws came about: moves rule,
     repetition, agreement; --by player under the names of an alias file."""
     names = load_aliases(aliases)
-    engine = _open(db)
+    engine = open_db(db)
     with _asking(db, engine):
         frame = draw_stats(engine, by, result, top, names)
     _emit(frame, fmt, output, f"draws by {by}")
@@ -364,7 +295,7 @@ def duplicates(
     """Groups of duplicates, each game named by file, index and line: in a database, or in
     files (every game replayed)."""
     if _is_database(sources):
-        engine = _open(sources[0])
+        engine = open_db(sources[0])
         with _asking(sources[0], engine):
             frame = database_duplicates(engine, by)
     else:
@@ -392,13 +323,13 @@ def report(
     check_output(output)
     names = load_openings(openings)
     if _is_database(sources):
-        engine = _open(sources[0])
+        engine = open_db(sources[0])
         _write_report(engine, sources[0], f"Archive report: {masked(sources[0])}", output, names)
         return
     with tempfile.TemporaryDirectory() as tmp:
         check_inputs([Path(s) for s in sources])
         db = str(Path(tmp) / "report.db")
-        engine = _open(db, create=True)
+        engine = open_db(db, create=True)
         import_paths(engine, [Path(s) for s in sources])
         _write_report(engine, db, f"Archive report: {', '.join(sources)}", output, names)
         engine.dispose()

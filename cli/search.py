@@ -320,10 +320,11 @@ def players_command(
         for problem in unread:
             say(str(problem), err=True)
     else:
-        from pdn.cli.database import _asking, _open
+        from pdn.cli.connect import open_db
+        from pdn.cli.database import _asking
         from pdn.db.players import player_names
 
-        engine = _open(db)
+        engine = open_db(db)
         with _asking(db, engine):
             counts = player_names(engine)
     groups = [g for g in group_names(counts) if every or len(g.variants) > 1]
@@ -358,11 +359,12 @@ def stats_players(
 ) -> None:
     """Players: games, won, drawn and lost with White and with Black, games without a result,
     score and draw rate (over the games with a result); --vs for a head-to-head record."""
-    from pdn.cli.database import _asking, _emit, _open
+    from pdn.cli.connect import open_db
+    from pdn.cli.database import _asking, _emit
     from pdn.db.players import player_stats
 
     names = load_aliases(aliases)
-    engine = _open(db)
+    engine = open_db(db)
     with _asking(db, engine):
         frame = player_stats(engine, names, player, vs, variant, result, min_games, top)
     _emit(frame, fmt, output, "players")

@@ -141,6 +141,13 @@ def test_start_up_imports_no_heavy_library() -> None:
     assert "pdn.cli.output" in bare and "lark" not in bare and "pdn.reader" not in bare
 
 
+def test_import_loads_no_pandas(tmp_path: Path) -> None:
+    # pandas is for the questions; `pdn import` of a small file starts in half the time without
+    sample = str(SAMPLES / "pool-3-vs-1-king-theory.pdn")
+    modules = imported_by("import", sample, "--db", str(tmp_path / "games.db"))
+    assert "pdn.db.store" in modules and "pandas" not in modules
+
+
 def test_the_command_summaries_are_the_docstrings() -> None:
     from pdn.cli.app import COMMANDS, Lazy
 
