@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from itertools import islice
 from pathlib import Path
 
@@ -367,9 +368,12 @@ def _pdn(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_server_that_never_answers_stops_the_command(silent_server: int) -> None:
+    # each command waits out the connect timeout (10 s): both run at once
     url = f"postgresql://pdn:hunter2@127.0.0.1:{silent_server}/games"
-    for args in (["query", "--db", url], ["import", str(SAMPLES), "--db", url]):
-        done = _pdn(*args)
+    commands = (["query", "--db", url], ["import", str(SAMPLES), "--db", url])
+    with ThreadPoolExecutor(len(commands)) as pool:
+        runs = list(pool.map(lambda args: _pdn(*args), commands))
+    for done in runs:
         assert done.returncode == 1, done.stderr
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
         assert done.stderr.startswith(f"pdn: postgresql://pdn:***@127.0.0.1:{silent_server}/")
