@@ -16,7 +16,6 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
-from itertools import islice
 from pathlib import Path
 
 from sqlalchemy import func, select, text
@@ -25,9 +24,10 @@ from _env import corpus_file, timed
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
 from pdn.db.schema import GameRow
-from pdn.db.store import build_record, import_paths, indexes_made_after, write_batch
-from pdn.reader import read_games
-from pdn.replay import replay_game
+from pdn.db.store import BATCH, Record, build_record, import_paths, indexes_made_after, write_batch
+from pdn.game import Game
+from pdn.pipeline import replay_paths
+from pdn.replay import Replay
 
 TARGET = 200_000
 
@@ -65,9 +65,14 @@ def grow(db: str) -> int:
     return int(total)
 
 
+def _pair(game: Game, replay: Replay | None) -> tuple[Game, Replay | None]:
+    return game, replay
+
+
 def parts(oca: Path, work: Path) -> None:
-    """CPU seconds per game of one worker's import, part by part, a batch of games at a time
-    (as an import goes: the games of a batch replayed, their rows built, then written)."""
+    """CPU seconds per game of one worker's import, part by part, as an import goes: each game
+    read and replayed on the pipeline, its record built, and the records written a batch at a
+    time (the indexes made at the end counted with the writing)."""
     clock = time.process_time
     db = work / "parts.db"
     db.unlink(missing_ok=True)
@@ -78,24 +83,27 @@ def parts(oca: Path, work: Path) -> None:
             "imported_at) VALUES ('oca', '', 0, 'utf-8', 0, 0, '2026-01-01') RETURNING id"
         )).scalar_one()  # fmt: skip
     spent = {"read and replay": 0.0, "build the rows": 0.0, "write into SQLite": 0.0}
-    games = read_games(oca)
+    games = replay_paths([oca], _pair)
+    pending: list[tuple[int, Record]] = []
     n = 0
     with indexes_made_after(engine):  # as an import into a new database writes
         while True:
             start = clock()
-            batch = [(g, replay_game(g, None, "seed", "english")) for g in islice(games, 1000)]
+            item = next(games, None)
             replayed = clock()
-            records = [build_record(g, r) for g, r in batch]
-            for i, r in enumerate(records, n + 1):
-                r.report.index = i
-            built = clock()
-            if records:
-                write_batch(engine, [(file_id, r) for r in records])
             spent["read and replay"] += replayed - start
-            spent["build the rows"] += built - replayed
-            spent["write into SQLite"] += clock() - built
-            n += len(records)
-            if not records:
+            if item is not None:
+                record = build_record(*item)
+                n += 1
+                record.report.index = n
+                pending.append((file_id, record))
+                spent["build the rows"] += clock() - replayed
+            if pending and (item is None or len(pending) >= BATCH):
+                start = clock()
+                write_batch(engine, pending)
+                pending = []
+                spent["write into SQLite"] += clock() - start
+            if item is None:
                 break
         start = clock()
     spent["write into SQLite"] += clock() - start  # the indexes, made at the end
