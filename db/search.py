@@ -29,7 +29,7 @@ from sqlalchemy import (
 
 from pdn.board import geometry
 from pdn.db.schema import BoardsRow, MaterialRow
-from pdn.position import Position
+from pdn.position import Position, core
 from pdn.search import Count, Masks, Material, Pattern, Run
 from pdn.variants import VARIANTS, Variant
 
@@ -63,16 +63,7 @@ def pack_boards(positions: Sequence[Position]) -> bytes:
     per position for the side to move."""
     if not positions:
         return b""
-    size = 8 * words(positions[0].variant)
-    parts = [
-        b"".join(
-            board.to_bytes(size, "little")
-            for board in (p.white_men, p.white_kings, p.black_men, p.black_kings)
-        )
-        for p in positions
-    ]
-    parts.append(bytes(p.turn for p in positions))
-    return zlib.compress(b"".join(parts), 1)
+    return zlib.compress(core().boards(positions, words(positions[0].variant)), 1)
 
 
 def _mask_words(mask: int, w: int) -> np.ndarray:

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
+from itertools import count, islice, repeat
 from pathlib import Path
 from typing import Any
 
@@ -58,10 +59,9 @@ from pdn.game import Game
 from pdn.identity import game_identity, main_line, start_fen
 from pdn.parallel import Runner, Task, as_runner, run_tasks
 from pdn.pipeline import OnProblem, Options, Progress, find_files, plan, replay_tasks, task_games
-from pdn.position import Position
+from pdn.position import Position, core
 from pdn.reader import detect_encoding, read_games
 from pdn.replay import Replay
-from pdn.search import material_runs
 from pdn.validate import GameReport, report_game
 
 BATCH = 4000  # games written in one transaction: game ids are hash bits, so each batch's rows
@@ -95,9 +95,10 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     plies: list[tuple[int, int, str, int, int]] = []
     positions = replay.positions[: len(moves) + 1] if replay else []
     if moves:
-        digests = [p.digest() for p in positions]
-        plies = [(gid, i + 1, m, digests[i], digests[i + 1]) for i, m in enumerate(moves)]
-    material = [(gid, r.first, r.length, signature(r.counts)) for r in material_runs(positions)]
+        digests = core().digests(positions)
+        plies = list(zip(repeat(gid), count(1), moves, digests, islice(digests, 1, None)))
+    runs = core().material(positions)  # material_runs' runs, as the core gives them
+    material = [(gid, first, length, signature(counts)) for first, length, counts in runs]
     boards = [(gid, pack_boards(positions))] if positions else []
     start = replay.positions[0] if replay and replay.positions else None
     fen = start_fen(replay) if replay else None

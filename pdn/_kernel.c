@@ -847,44 +847,66 @@ static const uint8_t B2B_SIGMA[12][16] = {
 
 static inline uint64_t rotr64(uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
 
+/* One round: the G function on the columns, then on the diagonals, message words as sigma
+ * row i orders them (constant indices, so that the state stays in registers). */
+#define B2B_G(a, b, c, d, x, y)            \
+    do {                                   \
+        a = a + b + (x);                   \
+        d = rotr64(d ^ a, 32);             \
+        c = c + d;                         \
+        b = rotr64(b ^ c, 24);             \
+        a = a + b + (y);                   \
+        d = rotr64(d ^ a, 16);             \
+        c = c + d;                         \
+        b = rotr64(b ^ c, 63);             \
+    } while (0)
+#define B2B_ROUND(i)                                                     \
+    do {                                                                 \
+        const uint8_t *s = B2B_SIGMA[i];                                 \
+        B2B_G(v0, v4, v8, v12, m[s[0]], m[s[1]]);                        \
+        B2B_G(v1, v5, v9, v13, m[s[2]], m[s[3]]);                        \
+        B2B_G(v2, v6, v10, v14, m[s[4]], m[s[5]]);                       \
+        B2B_G(v3, v7, v11, v15, m[s[6]], m[s[7]]);                       \
+        B2B_G(v0, v5, v10, v15, m[s[8]], m[s[9]]);                       \
+        B2B_G(v1, v6, v11, v12, m[s[10]], m[s[11]]);                     \
+        B2B_G(v2, v7, v8, v13, m[s[12]], m[s[13]]);                      \
+        B2B_G(v3, v4, v9, v14, m[s[14]], m[s[15]]);                      \
+    } while (0)
+
 static void b2b_compress(uint64_t h[8], const uint8_t block[128], uint64_t t, int last) {
-    uint64_t v[16], m[16];
-    for (int i = 0; i < 8; i++) {
-        v[i] = h[i];
-        v[i + 8] = B2B_IV[i];
-    }
-    v[12] ^= t; /* the byte counter's high word stays 0: texts are short */
-    if (last) v[14] = ~v[14];
+    uint64_t m[16];
     for (int i = 0; i < 16; i++) {
         uint64_t x = 0;
         for (int b = 7; b >= 0; b--) x = (x << 8) | block[8 * i + b];
         m[i] = x;
     }
-#define B2B_G(a, b, c, d, x, y)                \
-    do {                                       \
-        v[a] = v[a] + v[b] + (x);              \
-        v[d] = rotr64(v[d] ^ v[a], 32);        \
-        v[c] = v[c] + v[d];                    \
-        v[b] = rotr64(v[b] ^ v[c], 24);        \
-        v[a] = v[a] + v[b] + (y);              \
-        v[d] = rotr64(v[d] ^ v[a], 16);        \
-        v[c] = v[c] + v[d];                    \
-        v[b] = rotr64(v[b] ^ v[c], 63);        \
-    } while (0)
-    for (int i = 0; i < 12; i++) {
-        const uint8_t *s = B2B_SIGMA[i];
-        B2B_G(0, 4, 8, 12, m[s[0]], m[s[1]]);
-        B2B_G(1, 5, 9, 13, m[s[2]], m[s[3]]);
-        B2B_G(2, 6, 10, 14, m[s[4]], m[s[5]]);
-        B2B_G(3, 7, 11, 15, m[s[6]], m[s[7]]);
-        B2B_G(0, 5, 10, 15, m[s[8]], m[s[9]]);
-        B2B_G(1, 6, 11, 12, m[s[10]], m[s[11]]);
-        B2B_G(2, 7, 8, 13, m[s[12]], m[s[13]]);
-        B2B_G(3, 4, 9, 14, m[s[14]], m[s[15]]);
-    }
-#undef B2B_G
-    for (int i = 0; i < 8; i++) h[i] ^= v[i] ^ v[i + 8];
+    uint64_t v0 = h[0], v1 = h[1], v2 = h[2], v3 = h[3], v4 = h[4], v5 = h[5], v6 = h[6];
+    uint64_t v7 = h[7], v8 = B2B_IV[0], v9 = B2B_IV[1], v10 = B2B_IV[2], v11 = B2B_IV[3];
+    uint64_t v12 = B2B_IV[4] ^ t; /* the byte counter's high word stays 0: texts are short */
+    uint64_t v13 = B2B_IV[5], v14 = last ? ~B2B_IV[6] : B2B_IV[6], v15 = B2B_IV[7];
+    B2B_ROUND(0);
+    B2B_ROUND(1);
+    B2B_ROUND(2);
+    B2B_ROUND(3);
+    B2B_ROUND(4);
+    B2B_ROUND(5);
+    B2B_ROUND(6);
+    B2B_ROUND(7);
+    B2B_ROUND(8);
+    B2B_ROUND(9);
+    B2B_ROUND(10);
+    B2B_ROUND(11);
+    h[0] ^= v0 ^ v8;
+    h[1] ^= v1 ^ v9;
+    h[2] ^= v2 ^ v10;
+    h[3] ^= v3 ^ v11;
+    h[4] ^= v4 ^ v12;
+    h[5] ^= v5 ^ v13;
+    h[6] ^= v6 ^ v14;
+    h[7] ^= v7 ^ v15;
 }
+#undef B2B_ROUND
+#undef B2B_G
 
 /* The first 8 bytes of BLAKE2b-64 of data, read big-endian and signed, as position.py does. */
 static int64_t blake2b_64(const uint8_t *data, size_t len) {
@@ -908,8 +930,44 @@ static int64_t blake2b_64(const uint8_t *data, size_t len) {
     return (int64_t)big;
 }
 
+static const char DIGIT_PAIRS[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                  "8081828384858687888990919293949596979899";
+
+/* The decimal digits of x into out, *width* of them at least (zeros in front); their number. */
+static int decimal64(uint64_t x, char *out, int width) {
+    char buf[20];
+    int i = 20;
+    while (x >= 100) {
+        unsigned r = (unsigned)(x % 100);
+        x /= 100;
+        i -= 2;
+        memcpy(buf + i, DIGIT_PAIRS + 2 * r, 2);
+    }
+    if (x >= 10) {
+        i -= 2;
+        memcpy(buf + i, DIGIT_PAIRS + 2 * x, 2);
+    } else {
+        buf[--i] = (char)('0' + x);
+    }
+    while (20 - i < width) buf[--i] = '0';
+    memcpy(out, buf + i, (size_t)(20 - i));
+    return 20 - i;
+}
+
 /* The decimal digits of b, as str(int) writes them; returns their number. */
 static int decimal(const bb *b, char *out) {
+    int high = 0;
+    for (int i = 2; i < NW; i++) high |= b->w[i] != 0;
+    if (!high && !b->w[1]) return decimal64(b->w[0], out, 0);
+#ifdef __SIZEOF_INT128__
+    if (!high && b->w[1] >> 63 == 0) { /* below 2**127: the quotient by 10**19 fits 64 bits */
+        unsigned __int128 x = ((unsigned __int128)b->w[1] << 64) | b->w[0];
+        const uint64_t ten19 = 10000000000000000000ULL;
+        int n = decimal64((uint64_t)(x / ten19), out, 0);
+        return n + decimal64((uint64_t)(x % ten19), out + n, 19);
+    }
+#endif
     uint32_t limb[2 * NW];
     for (int i = 0; i < NW; i++) {
         limb[2 * i] = (uint32_t)b->w[i];
@@ -918,10 +976,6 @@ static int decimal(const bb *b, char *out) {
     int n = 2 * NW, len = 0;
     char rev[8 * NW * 3];
     while (n && !limb[n - 1]) n--;
-    if (!n) {
-        out[0] = '0';
-        return 1;
-    }
     while (n) {
         uint64_t rem = 0;
         for (int i = n - 1; i >= 0; i--) {
@@ -1095,37 +1149,338 @@ static int text_add_object(Text *t, PyObject *obj, int repr) {
     return err;
 }
 
-/* digest(pos): blake2b-64 of f"{variant.name}:{hash_key()}", as Position.digest computes it. */
-static PyObject *k_digest(PyObject *self, PyObject *pos) {
-    const int order[5] = {F_WHITE_MEN, F_WHITE_KINGS, F_BLACK_MEN, F_BLACK_KINGS, F_TURN};
-    PyObject *variant = NULL, *name = NULL, *out = NULL;
-    Text t;
-    t.text = t.small;
-    t.len = 0;
-    t.cap = sizeof(t.small);
-    if (!(variant = field(pos, F_VARIANT)) || !(name = PyObject_GetAttr(variant, S.s_name)))
-        goto done;
-    if (text_add_object(&t, name, 0) < 0 || text_add(&t, ":(", 2) < 0) goto done;
+/* The text a digest hashes, f"{variant.name}:{hash_key()}", written into t. The name and ":("
+ * stay in t while positions of one variant follow: *variant holds the variant they were
+ * written for (a reference, or NULL), *prefix their length. */
+static int digest_text(PyObject *pos, Text *t, PyObject **variant, size_t *prefix) {
+    static const int order[5] = {F_WHITE_MEN, F_WHITE_KINGS, F_BLACK_MEN, F_BLACK_KINGS, F_TURN};
+    PyObject *v = field(pos, F_VARIANT);
+    if (!v) return -1;
+    if (v != *variant) {
+        PyObject *name = PyObject_GetAttr(v, S.s_name);
+        t->len = 0;
+        int err = !name || text_add_object(t, name, 0) < 0 || text_add(t, ":(", 2) < 0;
+        Py_XDECREF(name);
+        Py_XSETREF(*variant, v);
+        if (err) {
+            Py_CLEAR(*variant);
+            return -1;
+        }
+        *prefix = t->len;
+    } else {
+        Py_DECREF(v);
+    }
+    t->len = *prefix;
     for (int i = 0; i < 5; i++) {
-        PyObject *v = field(pos, order[i]);
-        if (!v) goto done;
+        PyObject *x = field(pos, order[i]);
+        if (!x) return -1;
         bb b;
         char digits[8 * NW * 3];
         int err;
-        if (PyLong_CheckExact(v) && bb_from_int(v, &b) == 0) {
-            err = text_add(&t, digits, (size_t)decimal(&b, digits));
+        if (PyLong_CheckExact(x) && bb_from_int(x, &b) == 0) {
+            err = text_add(t, digits, (size_t)decimal(&b, digits));
         } else { /* not a plain int that fits a board: as the tuple's repr writes it */
             PyErr_Clear();
-            err = text_add_object(&t, v, 1);
+            err = text_add_object(t, x, 1);
         }
-        Py_DECREF(v);
-        if (err < 0 || text_add(&t, i < 4 ? ", " : ")", i < 4 ? 2 : 1) < 0) goto done;
+        Py_DECREF(x);
+        if (err < 0 || text_add(t, i < 4 ? ", " : ")", i < 4 ? 2 : 1) < 0) return -1;
     }
-    out = PyLong_FromLongLong(blake2b_64((const uint8_t *)t.text, t.len));
-done:
-    if (t.text != t.small) PyMem_Free(t.text);
+    return 0;
+}
+
+static void text_init(Text *t) {
+    t->text = t->small;
+    t->len = 0;
+    t->cap = sizeof(t->small);
+}
+
+static void text_free(Text *t) {
+    if (t->text != t->small) PyMem_Free(t->text);
+}
+
+/* digest(pos): blake2b-64 of f"{variant.name}:{hash_key()}", as Position.digest computes it. */
+static PyObject *k_digest(PyObject *self, PyObject *pos) {
+    PyObject *variant = NULL, *out = NULL;
+    size_t prefix = 0;
+    Text t;
+    text_init(&t);
+    if (digest_text(pos, &t, &variant, &prefix) == 0)
+        out = PyLong_FromLongLong(blake2b_64((const uint8_t *)t.text, t.len));
+    text_free(&t);
     Py_XDECREF(variant);
-    Py_XDECREF(name);
+    return out;
+}
+
+/* -- a game's positions and moves at once (position.py: _py_digests, _py_boards, _py_material,
+ * _py_move_texts) ---------------------------------------------------------------------------- */
+
+/* digests(positions): the digest of each position, in order. */
+static PyObject *k_digests(PyObject *self, PyObject *positions) {
+    PyObject *fast = PySequence_Fast(positions, "digests() needs a sequence of positions");
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    PyObject *out = PyList_New(n), *variant = NULL;
+    size_t prefix = 0;
+    Text t;
+    text_init(&t);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        PyObject *d = NULL;
+        if (digest_text(items[i], &t, &variant, &prefix) == 0)
+            d = PyLong_FromLongLong(blake2b_64((const uint8_t *)t.text, t.len));
+        if (!d) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, d);
+    }
+    text_free(&t);
+    Py_XDECREF(variant);
+    Py_DECREF(fast);
+    return out;
+}
+
+/* The four bitboards of a position, and its turn where asked (no check against the board). */
+static int read_pieces(PyObject *pos, bb boards[4], long *turn) {
+    for (int f = 0; f < 4; f++)
+        if (field_bb(pos, f, &boards[f]) < 0) return -1;
+    if (!turn) return 0;
+    PyObject *v = field(pos, F_TURN);
+    if (!v) return -1;
+    *turn = PyLong_AsLong(v);
+    Py_DECREF(v);
+    return *turn == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* boards(positions, words): per position its white men, white kings, black men and black
+ * kings as words little-endian 64-bit words each, then one byte per position for the side to
+ * move. */
+static PyObject *k_boards(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) return PyErr_Format(PyExc_TypeError, "boards(positions, words)");
+    long words = PyLong_AsLong(args[1]);
+    if (words == -1 && PyErr_Occurred()) return NULL;
+    if (words < 0) return PyErr_Format(PyExc_ValueError, "words cannot be negative");
+    PyObject *fast = PySequence_Fast(args[0], "boards() needs a sequence of positions");
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    size_t each = 32 * (size_t)words;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((each + 1) * (size_t)n));
+    if (!out) goto done;
+    uint8_t *data = (uint8_t *)PyBytes_AS_STRING(out), *turns = data + each * (size_t)n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        bb boards[4];
+        long turn;
+        if (read_pieces(items[i], boards, &turn) < 0) goto fail;
+        if (turn < 0 || turn > 255) {
+            PyErr_SetString(PyExc_ValueError, "bytes must be in range(0, 256)");
+            goto fail;
+        }
+        turns[i] = (uint8_t)turn;
+        for (int f = 0; f < 4; f++) {
+            for (long w = 0; w < words || w < NW; w++) {
+                uint64_t x = w < NW ? boards[f].w[w] : 0;
+                if (w >= words) {
+                    if (x) {
+                        PyErr_SetString(PyExc_OverflowError, "int too big to convert");
+                        goto fail;
+                    }
+                    continue;
+                }
+                for (int k = 0; k < 8; k++) *data++ = (uint8_t)(x >> (8 * k));
+            }
+        }
+    }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
+    Py_DECREF(fast);
+    return out;
+}
+
+/* material(positions): the positions cut into runs of equal material, in order:
+ * (first, length, (white men, white kings, black men, black kings)). */
+static PyObject *k_material(PyObject *self, PyObject *positions) {
+    PyObject *fast = PySequence_Fast(positions, "material() needs a sequence of positions");
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    PyObject *out = PyList_New(0);
+    long counts[4] = {0}, first = 0;
+    for (Py_ssize_t i = 0; out && i <= n; i++) {
+        long c[4] = {0};
+        if (i < n) {
+            bb boards[4];
+            if (read_pieces(items[i], boards, NULL) < 0) {
+                Py_CLEAR(out);
+                break;
+            }
+            for (int f = 0; f < 4; f++) c[f] = bb_count(boards[f]);
+            if (i && !memcmp(c, counts, sizeof(c))) continue;
+        }
+        if (i) { /* the run before position i ends */
+            PyObject *run = Py_BuildValue("(nn(llll))", (Py_ssize_t)first, (Py_ssize_t)(i - first),
+                                          counts[0], counts[1], counts[2], counts[3]);
+            if (!run || PyList_Append(out, run) < 0) Py_CLEAR(out);
+            Py_XDECREF(run);
+        }
+        first = i;
+        memcpy(counts, c, sizeof(c));
+    }
+    Py_DECREF(fast);
+    return out;
+}
+
+/* The direction (of r's numbering) in which b lies from a on one line, or -1. */
+static int direction_to(const Rules *r, int a, int b) {
+    for (int i = 0; i < r->nkcap; i++) {
+        const int16_t *step = r->step[r->kcap[i]];
+        for (int t = step[a]; t >= 0; t = step[t])
+            if (t == b) return r->kcap[i];
+    }
+    return -1;
+}
+
+/* The squares PDN 3.0 writes for a capture (notation.py: pdn_path): the start; per landing
+ * square but the last, the square itself where the path turns there, else the square behind
+ * the piece taken before it; the end. Returns their number, or -1 (an error set). */
+static int long_form(const Rules *r, const long *path, int npath, const long *taken, int ntaken,
+                     long *out) {
+    int n = 0;
+    out[n++] = path[0];
+    for (int i = 1; i < npath - 1; i++) {
+        int here = direction_to(r, (int)path[i - 1], (int)path[i]);
+        int next = direction_to(r, (int)path[i], (int)path[i + 1]);
+        if (here < 0 || next < 0 || i - 1 >= ntaken) {
+            PyErr_SetString(PyExc_ValueError, "a capture's path leaves the board's lines");
+            return -1;
+        }
+        out[n++] = here == next ? r->step[here][taken[i - 1]] : path[i];
+    }
+    out[n++] = path[npath - 1];
+    return n;
+}
+
+/* The squares of a tuple of ints (a move's path or the pieces it takes); -1 on error. */
+static int read_squares(PyObject *t, long *out, int max, const char *what) {
+    if (!PyTuple_Check(t)) {
+        PyErr_Format(PyExc_TypeError, "a move's %s must be a tuple", what);
+        return -1;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(t);
+    if (n > max) {
+        PyErr_Format(PyExc_ValueError, "a move's %s is too long", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long s = PyLong_AsLong(PyTuple_GET_ITEM(t, i));
+        if (s == -1 && PyErr_Occurred()) return -1;
+        if (s < 0 || s >= MAXSQ) {
+            PyErr_SetString(PyExc_ValueError, "a move's square is off the board");
+            return -1;
+        }
+        out[i] = s;
+    }
+    return (int)n;
+}
+
+/* Append labels[s] (a str) to t. */
+static int add_label(Text *t, PyObject *labels, long s) {
+    PyObject *label = s >= 0 && s < PySequence_Fast_GET_SIZE(labels)
+                          ? PySequence_Fast_GET_ITEM(labels, s)
+                          : NULL;
+    if (!label || !PyUnicode_Check(label)) {
+        PyErr_Format(PyExc_KeyError, "no label for square %ld", s);
+        return -1;
+    }
+    Py_ssize_t n;
+    const char *u = PyUnicode_AsUTF8AndSize(label, &n);
+    return u ? text_add(t, u, (size_t)n) : -1;
+}
+
+/* Whether a capture the rules allow in p other than the one taking *taken goes from a to b
+ * (what makes a capture written from a to b ambiguous). */
+static int rival_capture(const Rules *r, const Pos *p, long a, long b, const bb *taken) {
+    MoveList l = {0};
+    captures(r, p, DUP_DROP, &l);
+    int found = l.failed ? -1 : 0;
+    for (int i = 0; i < l.n && !found; i++) {
+        const CMove *m = &l.mv[i];
+        found = m->from == a && m->to == b && memcmp(&m->capmask, taken, sizeof(bb)) != 0;
+    }
+    list_free(&l);
+    if (found < 0) PyErr_NoMemory();
+    return found;
+}
+
+/* move_texts(positions, moves, labels, separator): each move played in the position before it
+ * in its PDN 3.0 short form (position.py: _py_move_texts). */
+static PyObject *k_move_texts(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) return PyErr_Format(PyExc_TypeError, "move_texts(positions, moves, labels, "
+                                                         "separator)");
+    PyObject *positions = PySequence_Fast(args[0], "move_texts() needs a sequence of positions");
+    PyObject *moves = positions ? PySequence_Fast(args[1], "move_texts() needs moves") : NULL;
+    PyObject *labels = moves ? PySequence_Fast(args[2], "move_texts() needs labels") : NULL;
+    PyObject *out = NULL;
+    Py_ssize_t nsep = 0;
+    const char *sep = labels ? PyUnicode_AsUTF8AndSize(args[3], &nsep) : NULL;
+    Text t;
+    text_init(&t);
+    if (!sep) goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(positions);
+    if (PySequence_Fast_GET_SIZE(moves) < n) n = PySequence_Fast_GET_SIZE(moves);
+    if (!(out = PyList_New(n))) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *move = PySequence_Fast_GET_ITEM(moves, i);
+        if (!PyTuple_Check(move) || PyTuple_GET_SIZE(move) < 6) {
+            PyErr_SetString(PyExc_TypeError, "move_texts() needs Moves");
+            goto fail;
+        }
+        long path[MAXCAP + 2], taken[MAXCAP], written[MAXCAP + 2];
+        int npath = read_squares(PyTuple_GET_ITEM(move, 0), path, MAXCAP + 2, "path");
+        int ntaken = npath < 0 ? -1 : read_squares(PyTuple_GET_ITEM(move, 1), taken, MAXCAP,
+                                                   "captured");
+        if (ntaken < 0) goto fail;
+        if (npath < 1) {
+            PyErr_SetString(PyExc_ValueError, "a move's path needs its start and end");
+            goto fail;
+        }
+        long a = path[0], b = path[npath - 1];
+        int nwritten = 2;
+        written[0] = a;
+        written[1] = b;
+        const char *between = "-";
+        Py_ssize_t nbetween = 1;
+        if (ntaken) {
+            Pos p;
+            const Rules *r;
+            bb mask;
+            int rival;
+            between = sep;
+            nbetween = nsep;
+            if (read_position(PySequence_Fast_GET_ITEM(positions, i), &p, &r) < 0 ||
+                bb_from_int(PyTuple_GET_ITEM(move, 4), &mask) < 0 ||
+                (rival = rival_capture(r, &p, a, b, &mask)) < 0)
+                goto fail;
+            if (rival && (nwritten = long_form(r, path, npath, taken, ntaken, written)) < 0)
+                goto fail;
+        }
+        t.len = 0;
+        for (int k = 0; k < nwritten; k++)
+            if ((k && text_add(&t, between, (size_t)nbetween) < 0) ||
+                add_label(&t, labels, written[k]) < 0)
+                goto fail;
+        PyObject *text = PyUnicode_FromStringAndSize(t.text, (Py_ssize_t)t.len);
+        if (!text) goto fail;
+        PyList_SET_ITEM(out, i, text);
+    }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
+    text_free(&t);
+    Py_XDECREF(positions);
+    Py_XDECREF(moves);
+    Py_XDECREF(labels);
     return out;
 }
 
@@ -1377,6 +1732,13 @@ static PyMethodDef methods[] = {
      "perft(pos, depth, duplicates): move sequences of length depth."},
     {"has_moves", k_has_moves, METH_O, "has_moves(pos): whether the side to move can move."},
     {"digest", k_digest, METH_O, "digest(pos): the position's stable signed 64-bit hash."},
+    {"digests", k_digests, METH_O, "digests(positions): the digest of each position."},
+    {"boards", (PyCFunction)(void (*)(void))k_boards, METH_FASTCALL,
+     "boards(positions, words): the positions' bitboards packed, then their sides to move."},
+    {"material", k_material, METH_O,
+     "material(positions): the runs of equal material: (first, length, the four counts)."},
+    {"move_texts", (PyCFunction)(void (*)(void))k_move_texts, METH_FASTCALL,
+     "move_texts(positions, moves, labels, separator): each move in its PDN 3.0 short form."},
     {"has_captures", k_has_captures, METH_O,
      "has_captures(pos): whether the side to move can capture."},
     {"quiet_move", (PyCFunction)(void (*)(void))k_quiet_move, METH_FASTCALL,

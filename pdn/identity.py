@@ -24,9 +24,8 @@ from pathlib import Path
 from pdn.board import Geometry
 from pdn.fen import to_fen
 from pdn.game import Game
-from pdn.notation import pdn_path
 from pdn.pipeline import Options, replay_paths
-from pdn.position import Position
+from pdn.position import Position, core
 from pdn.replay import Replay
 
 HEADERS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
@@ -63,25 +62,14 @@ def main_line(replay: Replay) -> list[str]:
     another legal capture has the same start and end)."""
     if not replay.moves:
         return []
-    g = replay.positions[0].geometry
-    names = _names(g)
-    sep = replay.variant.separator
-    texts = []
-    for pos, move in zip(replay.positions, replay.moves, strict=False):
-        a, b = move.start, move.end
-        if not move.captured:
-            texts.append(f"{names[a]}-{names[b]}")
-        elif any(m.start == a and m.end == b and m.key != move.key for m in pos.captures()):
-            texts.append(sep.join(names[s] for s in pdn_path(g, move)))
-        else:
-            texts.append(f"{names[a]}{sep}{names[b]}")
-    return texts
+    labels = _labels(replay.positions[0].geometry)
+    return core().move_texts(replay.positions, replay.moves, labels, replay.variant.separator)
 
 
 @cache
-def _names(g: Geometry) -> dict[int, str]:
-    """Each square's name as the variant writes it."""
-    return {s: g.label(s) for s in g.squares}
+def _labels(g: Geometry) -> tuple[str, ...]:
+    """Each square's name as the variant writes it, by bit index (empty off the board)."""
+    return tuple(g.label(s) if s in g.coords else "" for s in range(g.size))
 
 
 def start_fen(replay: Replay) -> str | None:

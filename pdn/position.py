@@ -65,6 +65,9 @@ class Duplicates(StrEnum):
     PATHS = "paths"  # every path with its own landing squares (matching a move written in full)
 
 
+Counts = tuple[int, int, int, int]  # white men, white kings, black men, black kings
+
+
 def _bits(x: int) -> Iterator[int]:
     while x:
         low = x & -x
@@ -139,7 +142,7 @@ class Position:
             return self.white_men, self.white_kings
         return self.black_men, self.black_kings
 
-    def counts(self) -> tuple[int, int, int, int]:
+    def counts(self) -> Counts:
         """White men, white kings, black men, black kings."""
         return (
             self.white_men.bit_count(),
@@ -575,6 +578,62 @@ def _py_has_moves(pos: Position) -> bool:
     return bool(_py_captures(pos))
 
 
+def _py_digests(positions: Sequence[Position]) -> list[int]:
+    """The digest of each position, in order."""
+    return [_py_digest(p) for p in positions]
+
+
+def _py_boards(positions: Sequence[Position], words: int) -> bytes:
+    """Per position its white men, white kings, black men and black kings as *words*
+    little-endian 64-bit words each, then one byte per position for the side to move."""
+    size = 8 * words
+    parts = [
+        b"".join(
+            board.to_bytes(size, "little")
+            for board in (p.white_men, p.white_kings, p.black_men, p.black_kings)
+        )
+        for p in positions
+    ]
+    parts.append(bytes(p.turn for p in positions))
+    return b"".join(parts)
+
+
+def _py_material(positions: Sequence[Position]) -> list[tuple[int, int, Counts]]:
+    """The positions cut into runs of equal material, in order: (first, length, counts)."""
+    runs: list[tuple[int, int, Counts]] = []
+    for i, pos in enumerate(positions):
+        c = pos.counts()
+        if runs and runs[-1][2] == c:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1, c)
+        else:
+            runs.append((i, 1, c))
+    return runs
+
+
+def _py_move_texts(
+    positions: Sequence[Position], moves: Sequence[Move], labels: Sequence[str], separator: str
+) -> list[str]:
+    """Each move, played in the position before it, in its PDN 3.0 short form: ``a-b`` for a
+    quiet move, ``a<separator>b`` for a capture, every square notation.pdn_path writes where
+    another capture the rules allow goes from a to b too. *labels*: each square's name, by bit
+    index."""
+    from pdn.notation import pdn_path  # (notation reads this module)
+
+    texts = []
+    for pos, move in zip(positions, moves, strict=False):
+        a, b = move.path[0], move.path[-1]
+        if not move.captured:
+            texts.append(f"{labels[a]}-{labels[b]}")
+        elif any(
+            m.path[0] == a and m.path[-1] == b and m.captured_mask != move.captured_mask
+            for m in _py_captures(pos)
+        ):
+            texts.append(separator.join(labels[s] for s in pdn_path(pos.geo, move)))
+        else:
+            texts.append(f"{labels[a]}{separator}{labels[b]}")
+    return texts
+
+
 def _py_push_plain(
     pos: Position,
     moves: list[Sequence[str]],
@@ -661,6 +720,10 @@ class Core:
         ],
         tuple[Position, int, int, bool],
     ]
+    digests: Callable[[Sequence[Position]], list[int]]
+    boards: Callable[[Sequence[Position], int], bytes]
+    material: Callable[[Sequence[Position]], list[tuple[int, int, Counts]]]
+    move_texts: Callable[[Sequence[Position], Sequence[Move], Sequence[str], str], list[str]]
 
 
 PYTHON = Core(
@@ -677,6 +740,10 @@ PYTHON = Core(
     _py_play,
     _py_digest,
     _py_push_plain,
+    _py_digests,
+    _py_boards,
+    _py_material,
+    _py_move_texts,
 )
 
 _CROWNING = (Crowning.STOP, Crowning.CONTINUE, Crowning.PASS)  # as numbered in _kernel.c
@@ -748,6 +815,10 @@ def _compiled() -> Core | None:
         _kernel.play,
         _kernel.digest,
         _kernel.push_plain,
+        _kernel.digests,
+        _kernel.boards,
+        _kernel.material,
+        _kernel.move_texts,
     )
 
 

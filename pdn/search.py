@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from pdn.board import BLACK, WHITE, Geometry, SquareError, geometry
-from pdn.position import Position
+from pdn.position import Counts, Position, core
 from pdn.variants import Variant
 
 
@@ -69,8 +69,6 @@ class Count:
 
 ANY = Count()
 NONE = Count(0, 0)
-
-Counts = tuple[int, int, int, int]  # white men, white kings, black men, black kings
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,17 +162,9 @@ class Run:
     counts: Counts
 
 
-def material_runs(positions: Iterable[Position]) -> list[Run]:
+def material_runs(positions: Sequence[Position]) -> list[Run]:
     """The positions of a game cut into runs of equal material, in order."""
-    runs: list[Run] = []
-    for i, pos in enumerate(positions):
-        c = pos.counts()
-        if runs and runs[-1].counts == c:
-            last = runs[-1]
-            runs[-1] = Run(last.first, last.length + 1, c)
-        else:
-            runs.append(Run(i, 1, c))
-    return runs
+    return [Run(first, length, counts) for first, length, counts in core().material(positions)]
 
 
 def longest_stand(runs: Sequence[Run], material: Material) -> int:
