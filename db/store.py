@@ -129,13 +129,19 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "termination_ply": report.termination_ply,
         "plies": report.plies,
         "valid": report.valid,
-        "errors": json.dumps(report.errors if not report.syntax_error else [report.syntax_error]),
+        "errors": _errors_json(report),
         "moves": " ".join(moves),
         "opening_hash": plies[2][4] if len(plies) >= 3 else None,
         "final_hash": plies[-1][4] if plies else (start.digest() if start else None),
         "pdn": shown(game.raw),
     }
     return Record(report, row, tags, plies, material, boards, nul)
+
+
+def _errors_json(report: GameReport) -> str:
+    """The errors column: the report's errors, or its syntax error, as a JSON list."""
+    errors = report.errors if not report.syntax_error else [report.syntax_error]
+    return json.dumps(errors) if errors else "[]"  # (as json.dumps writes an empty list)
 
 
 def _same(text: Any) -> Any:

@@ -930,29 +930,110 @@ static int64_t blake2b_64(const uint8_t *data, size_t len) {
     return (int64_t)big;
 }
 
+/* Four one-block messages hashed at once, a lane of AVX2 registers each (x86-64 machines that
+ * have it, checked when the module loads): blake2b_64 of each, as if called four times. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define B2B_LANES 4
+
+__attribute__((target("avx2"))) static void blake2b_64x4(const uint8_t blocks[][128],
+                                                        const size_t len[4], int64_t out[4]) {
+    const __m256i r24 = _mm256_setr_epi8(3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10,
+                                         3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10);
+    const __m256i r16 = _mm256_setr_epi8(2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9,
+                                         2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9);
+    __m256i m[16];
+    for (int i = 0; i < 16; i++) { /* message word i of each block (x86 is little-endian) */
+        long long w[4];
+        for (int l = 0; l < 4; l++) memcpy(&w[l], blocks[l] + 8 * i, 8);
+        m[i] = _mm256_setr_epi64x(w[0], w[1], w[2], w[3]);
+    }
+#define SPLAT(x) _mm256_set1_epi64x((long long)(x))
+    const uint64_t h0 = B2B_IV[0] ^ 0x01010000ULL ^ 8; /* as blake2b_64 sets it */
+    __m256i v0 = SPLAT(h0), v1 = SPLAT(B2B_IV[1]), v2 = SPLAT(B2B_IV[2]), v3 = SPLAT(B2B_IV[3]);
+    __m256i v4 = SPLAT(B2B_IV[4]), v5 = SPLAT(B2B_IV[5]), v6 = SPLAT(B2B_IV[6]);
+    __m256i v7 = SPLAT(B2B_IV[7]), v8 = SPLAT(B2B_IV[0]), v9 = v1, v10 = v2, v11 = v3;
+    __m256i v12 = _mm256_xor_si256(v4, _mm256_setr_epi64x((long long)len[0], (long long)len[1],
+                                                          (long long)len[2], (long long)len[3]));
+    __m256i v13 = v5, v14 = _mm256_xor_si256(v6, SPLAT(~0ULL)), v15 = v7;
+#undef SPLAT
+#define ADD _mm256_add_epi64
+#define XOR _mm256_xor_si256
+#define G4(a, b, c, d, x, y)                                                                 \
+    do {                                                                                     \
+        a = ADD(ADD(a, b), x);                                                               \
+        d = _mm256_shuffle_epi32(XOR(d, a), _MM_SHUFFLE(2, 3, 0, 1));                        \
+        c = ADD(c, d);                                                                       \
+        b = _mm256_shuffle_epi8(XOR(b, c), r24);                                             \
+        a = ADD(ADD(a, b), y);                                                               \
+        d = _mm256_shuffle_epi8(XOR(d, a), r16);                                             \
+        c = ADD(c, d);                                                                       \
+        b = XOR(b, c);                                                                       \
+        b = _mm256_or_si256(_mm256_srli_epi64(b, 63), ADD(b, b));                            \
+    } while (0)
+    for (int i = 0; i < 12; i++) {
+        const uint8_t *s = B2B_SIGMA[i];
+        G4(v0, v4, v8, v12, m[s[0]], m[s[1]]);
+        G4(v1, v5, v9, v13, m[s[2]], m[s[3]]);
+        G4(v2, v6, v10, v14, m[s[4]], m[s[5]]);
+        G4(v3, v7, v11, v15, m[s[6]], m[s[7]]);
+        G4(v0, v5, v10, v15, m[s[8]], m[s[9]]);
+        G4(v1, v6, v11, v12, m[s[10]], m[s[11]]);
+        G4(v2, v7, v8, v13, m[s[12]], m[s[13]]);
+        G4(v3, v4, v9, v14, m[s[14]], m[s[15]]);
+    }
+#undef G4
+#undef XOR
+#undef ADD
+    uint64_t h[4];
+    _mm256_storeu_si256((__m256i *)h, _mm256_xor_si256(_mm256_xor_si256(v0, v8),
+                                                       _mm256_set1_epi64x((long long)h0)));
+    for (int l = 0; l < 4; l++) {
+        uint64_t big = 0; /* the digest's bytes, in little-endian order */
+        for (int i = 0; i < 8; i++) big = (big << 8) | ((h[l] >> (8 * i)) & 0xFF);
+        out[l] = (int64_t)big;
+    }
+}
+
+static int have_avx2(void) { return __builtin_cpu_supports("avx2"); }
+#else
+#define B2B_LANES 1
+static void blake2b_64x4(const uint8_t blocks[][128], const size_t len[4], int64_t out[4]) {
+    (void)blocks, (void)len, (void)out;
+}
+static int have_avx2(void) { return 0; }
+#endif
+
 static const char DIGIT_PAIRS[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                   "8081828384858687888990919293949596979899";
 
+static const uint64_t POWERS_OF_TEN[20] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+    1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+    100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+    1000000000000000000ULL, 10000000000000000000ULL};
+
 /* The decimal digits of x into out, *width* of them at least (zeros in front); their number. */
 static int decimal64(uint64_t x, char *out, int width) {
-    char buf[20];
-    int i = 20;
+    int n = 1;
+    while (n < 20 && x >= POWERS_OF_TEN[n]) n++;
+    if (n < width) n = width;
+    char *w = out + n;
     while (x >= 100) {
         unsigned r = (unsigned)(x % 100);
         x /= 100;
-        i -= 2;
-        memcpy(buf + i, DIGIT_PAIRS + 2 * r, 2);
+        w -= 2;
+        memcpy(w, DIGIT_PAIRS + 2 * r, 2);
     }
     if (x >= 10) {
-        i -= 2;
-        memcpy(buf + i, DIGIT_PAIRS + 2 * x, 2);
+        w -= 2;
+        memcpy(w, DIGIT_PAIRS + 2 * x, 2);
     } else {
-        buf[--i] = (char)('0' + x);
+        *--w = (char)('0' + x);
     }
-    while (20 - i < width) buf[--i] = '0';
-    memcpy(out, buf + i, (size_t)(20 - i));
-    return 20 - i;
+    while (w > out) *--w = '0';
+    return n;
 }
 
 /* The decimal digits of b, as str(int) writes them; returns their number. */
@@ -960,21 +1041,12 @@ static int decimal(const bb *b, char *out) {
     int high = 0;
     for (int i = 2; i < NW; i++) high |= b->w[i] != 0;
     if (!high && !b->w[1]) return decimal64(b->w[0], out, 0);
-#ifdef __SIZEOF_INT128__
-    if (!high && b->w[1] >> 63 == 0) { /* below 2**127: the quotient by 10**19 fits 64 bits */
-        unsigned __int128 x = ((unsigned __int128)b->w[1] << 64) | b->w[0];
-        const uint64_t ten19 = 10000000000000000000ULL;
-        int n = decimal64((uint64_t)(x / ten19), out, 0);
-        return n + decimal64((uint64_t)(x % ten19), out + n, 19);
-    }
-#endif
-    uint32_t limb[2 * NW];
+    uint32_t limb[2 * NW], chunk[8 * NW / 3 + 1]; /* base 2**32, then base 10**9 from below */
     for (int i = 0; i < NW; i++) {
         limb[2 * i] = (uint32_t)b->w[i];
         limb[2 * i + 1] = (uint32_t)(b->w[i] >> 32);
     }
-    int n = 2 * NW, len = 0;
-    char rev[8 * NW * 3];
+    int n = 2 * NW, k = 0;
     while (n && !limb[n - 1]) n--;
     while (n) {
         uint64_t rem = 0;
@@ -983,13 +1055,11 @@ static int decimal(const bb *b, char *out) {
             limb[i] = (uint32_t)(cur / 1000000000u);
             rem = cur % 1000000000u;
         }
+        chunk[k++] = (uint32_t)rem;
         while (n && !limb[n - 1]) n--;
-        for (int k = 0; k < 9 && (n || rem); k++) { /* the last chunk without leading zeros */
-            rev[len++] = (char)('0' + rem % 10);
-            rem /= 10;
-        }
     }
-    for (int i = 0; i < len; i++) out[i] = rev[len - 1 - i];
+    int len = decimal64(chunk[k - 1], out, 0);
+    for (int i = k - 2; i >= 0; i--) len += decimal64(chunk[i], out + len, 9);
     return len;
 }
 
@@ -1120,7 +1190,8 @@ typedef struct {
     char small[256];
 } Text;
 
-static int text_add(Text *t, const char *s, size_t n) {
+/* Room for n more bytes in t. */
+static int text_room(Text *t, size_t n) {
     if (t->len + n > t->cap) {
         size_t cap = 2 * (t->len + n);
         char *bigger = PyMem_Malloc(cap);
@@ -1133,6 +1204,11 @@ static int text_add(Text *t, const char *s, size_t n) {
         t->text = bigger;
         t->cap = cap;
     }
+    return 0;
+}
+
+static int text_add(Text *t, const char *s, size_t n) {
+    if (text_room(t, n) < 0) return -1;
     memcpy(t->text + t->len, s, n);
     t->len += n;
     return 0;
@@ -1175,16 +1251,17 @@ static int digest_text(PyObject *pos, Text *t, PyObject **variant, size_t *prefi
         PyObject *x = field(pos, order[i]);
         if (!x) return -1;
         bb b;
-        char digits[8 * NW * 3];
-        int err;
-        if (PyLong_CheckExact(x) && bb_from_int(x, &b) == 0) {
-            err = text_add(t, digits, (size_t)decimal(&b, digits));
-        } else { /* not a plain int that fits a board: as the tuple's repr writes it */
+        int err = text_room(t, 8 * NW * 3 + 2);
+        if (!err && PyLong_CheckExact(x) && bb_from_int(x, &b) == 0) {
+            t->len += (size_t)decimal(&b, t->text + t->len); /* written in place */
+        } else if (!err) { /* not a plain int that fits a board: as the tuple's repr writes it */
             PyErr_Clear();
-            err = text_add_object(t, x, 1);
+            err = text_add_object(t, x, 1) < 0 || text_room(t, 2) < 0;
         }
         Py_DECREF(x);
-        if (err < 0 || text_add(t, i < 4 ? ", " : ")", i < 4 ? 2 : 1) < 0) return -1;
+        if (err) return -1;
+        t->text[t->len++] = i < 4 ? ',' : ')';
+        if (i < 4) t->text[t->len++] = ' ';
     }
     return 0;
 }
@@ -1215,7 +1292,10 @@ static PyObject *k_digest(PyObject *self, PyObject *pos) {
 /* -- a game's positions and moves at once (position.py: _py_digests, _py_boards, _py_material,
  * _py_move_texts) ---------------------------------------------------------------------------- */
 
-/* digests(positions): the digest of each position, in order. */
+static int AVX2; /* whether blake2b_64x4 may run here (set when the module loads) */
+
+/* digests(positions): the digest of each position, in order; one-block texts four at a time
+ * where the machine has AVX2. */
 static PyObject *k_digests(PyObject *self, PyObject *positions) {
     PyObject *fast = PySequence_Fast(positions, "digests() needs a sequence of positions");
     if (!fast) return NULL;
@@ -1225,12 +1305,41 @@ static PyObject *k_digests(PyObject *self, PyObject *positions) {
     size_t prefix = 0;
     Text t;
     text_init(&t);
-    for (Py_ssize_t i = 0; out && i < n; i++) {
-        PyObject *d = NULL;
-        if (digest_text(items[i], &t, &variant, &prefix) == 0)
-            d = PyLong_FromLongLong(blake2b_64((const uint8_t *)t.text, t.len));
-        if (!d) Py_CLEAR(out);
-        else PyList_SET_ITEM(out, i, d);
+    uint8_t blocks[4][128];
+    size_t len[4];
+    Py_ssize_t at[4];
+    int64_t digest[4];
+    int lanes = 0;
+    for (Py_ssize_t i = 0; out && i <= n; i++) {
+        if (i < n && digest_text(items[i], &t, &variant, &prefix) < 0) {
+            Py_CLEAR(out);
+            break;
+        }
+        if (i < n && (!AVX2 || t.len > 128)) {
+            PyObject *d = PyLong_FromLongLong(blake2b_64((const uint8_t *)t.text, t.len));
+            if (!d) Py_CLEAR(out);
+            else PyList_SET_ITEM(out, i, d);
+            continue;
+        }
+        if (i < n) {
+            memcpy(blocks[lanes], t.text, t.len);
+            memset(blocks[lanes] + t.len, 0, 128 - t.len);
+            len[lanes] = t.len;
+            at[lanes++] = i;
+        }
+        if (lanes == 4 || (i == n && lanes)) { /* the last group: the lanes left over unused */
+            for (int l = lanes; l < 4; l++) {
+                memset(blocks[l], 0, 128);
+                len[l] = 0;
+            }
+            blake2b_64x4(blocks, len, digest);
+            for (int l = 0; l < lanes && out; l++) {
+                PyObject *d = PyLong_FromLongLong(digest[l]);
+                if (!d) Py_CLEAR(out);
+                else PyList_SET_ITEM(out, at[l], d);
+            }
+            lanes = 0;
+        }
     }
     text_free(&t);
     Py_XDECREF(variant);
@@ -1297,6 +1406,30 @@ done:
     return out;
 }
 
+/* (first, length, (white men, white kings, black men, black kings)) */
+static PyObject *run_tuple(Py_ssize_t first, Py_ssize_t length, const long counts[4]) {
+    PyObject *c = PyTuple_New(4), *run = PyTuple_New(3);
+    if (!c || !run) goto fail;
+    for (int f = 0; f < 4; f++) {
+        PyObject *n = PyLong_FromLong(counts[f]);
+        if (!n) goto fail;
+        PyTuple_SET_ITEM(c, f, n);
+    }
+    PyObject *a = PyLong_FromSsize_t(first), *b = a ? PyLong_FromSsize_t(length) : NULL;
+    if (!b) {
+        Py_XDECREF(a);
+        goto fail;
+    }
+    PyTuple_SET_ITEM(run, 0, a);
+    PyTuple_SET_ITEM(run, 1, b);
+    PyTuple_SET_ITEM(run, 2, c);
+    return run;
+fail:
+    Py_XDECREF(c);
+    Py_XDECREF(run);
+    return NULL;
+}
+
 /* material(positions): the positions cut into runs of equal material, in order:
  * (first, length, (white men, white kings, black men, black kings)). */
 static PyObject *k_material(PyObject *self, PyObject *positions) {
@@ -1305,7 +1438,8 @@ static PyObject *k_material(PyObject *self, PyObject *positions) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     PyObject **items = PySequence_Fast_ITEMS(fast);
     PyObject *out = PyList_New(0);
-    long counts[4] = {0}, first = 0;
+    long counts[4] = {0};
+    Py_ssize_t first = 0;
     for (Py_ssize_t i = 0; out && i <= n; i++) {
         long c[4] = {0};
         if (i < n) {
@@ -1318,8 +1452,7 @@ static PyObject *k_material(PyObject *self, PyObject *positions) {
             if (i && !memcmp(c, counts, sizeof(c))) continue;
         }
         if (i) { /* the run before position i ends */
-            PyObject *run = Py_BuildValue("(nn(llll))", (Py_ssize_t)first, (Py_ssize_t)(i - first),
-                                          counts[0], counts[1], counts[2], counts[3]);
+            PyObject *run = run_tuple(first, i - first, counts);
             if (!run || PyList_Append(out, run) < 0) Py_CLEAR(out);
             Py_XDECREF(run);
         }
@@ -1770,5 +1903,6 @@ PyMODINIT_FUNC PyInit__kernel(void) {
         S.offsets[f] = -1;
         if (!(S.names[f] = PyUnicode_InternFromString(FIELD_NAMES[f]))) return NULL;
     }
+    AVX2 = B2B_LANES == 4 && have_avx2();
     return PyModule_Create(&module);
 }

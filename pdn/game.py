@@ -55,10 +55,11 @@ class Tag:
 class Tags:
     """Ordered tags with case-insensitive, alias-aware lookup."""
 
-    __slots__ = ("_items",)
+    __slots__ = ("_first", "_items")
 
     def __init__(self, items: list[Tag] | None = None) -> None:
         self._items: list[Tag] = items or []
+        self._first: dict[str, Tag] | None = None  # by standard name, the first (made on lookup)
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self._items)
@@ -77,23 +78,29 @@ class Tags:
     def add(self, name: str, value: str) -> None:
         """Append a tag as written."""
         self._items.append(Tag(name, value))
+        self._first = None
+
+    def _lookup(self, name: str) -> Tag | None:
+        """The first tag whose standard name is *name*'s."""
+        first = self._first
+        if first is None:
+            first = self._first = {}
+            for t in reversed(self._items):
+                first[canonical_tag(t.name)] = t
+        return first.get(canonical_tag(name))
 
     def get(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag whose standard name is *name*'s."""
-        want = canonical_tag(name)
-        for t in self._items:
-            if canonical_tag(t.name) == want:
-                return t.value
-        return default
+        tag = self._lookup(name)
+        return default if tag is None else tag.value
 
     def set(self, name: str, value: str) -> None:
         """Replace the first tag called *name*, or append it."""
-        want = canonical_tag(name)
-        for t in self._items:
-            if canonical_tag(t.name) == want:
-                t.value = value
-                return
-        self._items.append(Tag(name, value))
+        tag = self._lookup(name)
+        if tag is None:
+            self.add(name, value)
+        else:
+            tag.value = value
 
     def items(self) -> list[tuple[str, str]]:
         """(name, value) pairs in file order."""
