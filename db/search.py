@@ -60,10 +60,15 @@ def words(variant: Variant) -> int:
 def pack_boards(positions: Sequence[Position]) -> bytes:
     """The positions as a zlib-compressed array: per position, the bitboards of white men,
     white kings, black men and black kings (words() little-endian words each), then one byte
-    per position for the side to move."""
+    per position for the side to move (the layout of pdn.position.Core.scan)."""
     if not positions:
         return b""
-    return zlib.compress(core().boards(positions, words(positions[0].variant)), 1)
+    return compressed(core().scan(positions, words(positions[0].variant), False)[1])
+
+
+def compressed(boards: bytes) -> bytes:
+    """Packed boards as the boards table holds them."""
+    return zlib.compress(boards, 1)
 
 
 def _mask_words(mask: int, w: int) -> np.ndarray:

@@ -53,7 +53,7 @@ from pdn.db.schema import (
     SourceFile,
     TagRow,
 )
-from pdn.db.search import pack_boards, signature
+from pdn.db.search import compressed, signature, words
 from pdn.files import FileProblem, shown_name
 from pdn.game import Game
 from pdn.identity import game_identity, main_line, start_fen
@@ -92,14 +92,13 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     moves = main_line(replay) if replay else []
     identity = game_identity(game, replay, moves)
     gid = game_id(identity.record)
-    plies: list[tuple[int, int, str, int, int]] = []
     positions = replay.positions[: len(moves) + 1] if replay else []
-    if moves:
-        digests = core().digests(positions)
-        plies = list(zip(repeat(gid), count(1), moves, digests, islice(digests, 1, None)))
-    runs = core().material(positions)  # material_runs' runs, as the core gives them
+    size = words(positions[0].variant) if positions else 0
+    # the digests, and what pack_boards and material_runs make of the positions, in one pass
+    digests, packed, runs = core().scan(positions, size, bool(moves))
+    plies = list(zip(repeat(gid), count(1), moves, digests, islice(digests, 1, None)))
     material = [(gid, first, length, signature(counts)) for first, length, counts in runs]
-    boards = [(gid, pack_boards(positions))] if positions else []
+    boards = [(gid, compressed(packed))] if positions else []
     start = replay.positions[0] if replay and replay.positions else None
     fen = start_fen(replay) if replay else None
     nul = "\x00" in game.raw

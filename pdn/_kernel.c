@@ -1225,11 +1225,12 @@ static int text_add_object(Text *t, PyObject *obj, int repr) {
     return err;
 }
 
-/* The text a digest hashes, f"{variant.name}:{hash_key()}", written into t. The name and ":("
- * stay in t while positions of one variant follow: *variant holds the variant they were
- * written for (a reference, or NULL), *prefix their length. */
-static int digest_text(PyObject *pos, Text *t, PyObject **variant, size_t *prefix) {
-    static const int order[5] = {F_WHITE_MEN, F_WHITE_KINGS, F_BLACK_MEN, F_BLACK_KINGS, F_TURN};
+static const int KEY_FIELDS[5] = {F_WHITE_MEN, F_WHITE_KINGS, F_BLACK_MEN, F_BLACK_KINGS, F_TURN};
+
+/* The start of the text a digest hashes, f"{variant.name}:(", in t. It stays there while
+ * positions of one variant follow: *variant holds the variant it was written for (a reference,
+ * or NULL), *prefix its length. */
+static int digest_prefix(PyObject *pos, Text *t, PyObject **variant, size_t *prefix) {
     PyObject *v = field(pos, F_VARIANT);
     if (!v) return -1;
     if (v != *variant) {
@@ -1247,9 +1248,13 @@ static int digest_text(PyObject *pos, Text *t, PyObject **variant, size_t *prefi
         Py_DECREF(v);
     }
     t->len = *prefix;
+    return 0;
+}
+
+/* The rest of the text, f"{white_men}, ..., {turn})" from the fields of the key (KEY_FIELDS). */
+static int digest_fields(Text *t, PyObject *const *fields) {
     for (int i = 0; i < 5; i++) {
-        PyObject *x = field(pos, order[i]);
-        if (!x) return -1;
+        PyObject *x = fields[i];
         bb b;
         int err = text_room(t, 8 * NW * 3 + 2);
         if (!err && PyLong_CheckExact(x) && bb_from_int(x, &b) == 0) {
@@ -1258,12 +1263,22 @@ static int digest_text(PyObject *pos, Text *t, PyObject **variant, size_t *prefi
             PyErr_Clear();
             err = text_add_object(t, x, 1) < 0 || text_room(t, 2) < 0;
         }
-        Py_DECREF(x);
         if (err) return -1;
         t->text[t->len++] = i < 4 ? ',' : ')';
         if (i < 4) t->text[t->len++] = ' ';
     }
     return 0;
+}
+
+/* The text a digest hashes, f"{variant.name}:{hash_key()}", into t (see digest_prefix). */
+static int digest_text(PyObject *pos, Text *t, PyObject **variant, size_t *prefix) {
+    PyObject *x[5];
+    int f = 0, err = digest_prefix(pos, t, variant, prefix) < 0;
+    for (; f < 5 && !err; f++) err = !(x[f] = field(pos, KEY_FIELDS[f]));
+    if (err && f) f--; /* x[0..f) hold references */
+    err = err || digest_fields(t, x) < 0;
+    for (int k = 0; k < f; k++) Py_DECREF(x[k]);
+    return err ? -1 : 0;
 }
 
 static void text_init(Text *t) {
@@ -1289,122 +1304,9 @@ static PyObject *k_digest(PyObject *self, PyObject *pos) {
     return out;
 }
 
-/* -- a game's positions and moves at once (position.py: _py_digests, _py_boards, _py_material,
- * _py_move_texts) ---------------------------------------------------------------------------- */
+/* -- a game's positions and moves at once (position.py: _py_scan, _py_move_texts) ------------- */
 
 static int AVX2; /* whether blake2b_64x4 may run here (set when the module loads) */
-
-/* digests(positions): the digest of each position, in order; one-block texts four at a time
- * where the machine has AVX2. */
-static PyObject *k_digests(PyObject *self, PyObject *positions) {
-    PyObject *fast = PySequence_Fast(positions, "digests() needs a sequence of positions");
-    if (!fast) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    PyObject **items = PySequence_Fast_ITEMS(fast);
-    PyObject *out = PyList_New(n), *variant = NULL;
-    size_t prefix = 0;
-    Text t;
-    text_init(&t);
-    uint8_t blocks[4][128];
-    size_t len[4];
-    Py_ssize_t at[4];
-    int64_t digest[4];
-    int lanes = 0;
-    for (Py_ssize_t i = 0; out && i <= n; i++) {
-        if (i < n && digest_text(items[i], &t, &variant, &prefix) < 0) {
-            Py_CLEAR(out);
-            break;
-        }
-        if (i < n && (!AVX2 || t.len > 128)) {
-            PyObject *d = PyLong_FromLongLong(blake2b_64((const uint8_t *)t.text, t.len));
-            if (!d) Py_CLEAR(out);
-            else PyList_SET_ITEM(out, i, d);
-            continue;
-        }
-        if (i < n) {
-            memcpy(blocks[lanes], t.text, t.len);
-            memset(blocks[lanes] + t.len, 0, 128 - t.len);
-            len[lanes] = t.len;
-            at[lanes++] = i;
-        }
-        if (lanes == 4 || (i == n && lanes)) { /* the last group: the lanes left over unused */
-            for (int l = lanes; l < 4; l++) {
-                memset(blocks[l], 0, 128);
-                len[l] = 0;
-            }
-            blake2b_64x4(blocks, len, digest);
-            for (int l = 0; l < lanes && out; l++) {
-                PyObject *d = PyLong_FromLongLong(digest[l]);
-                if (!d) Py_CLEAR(out);
-                else PyList_SET_ITEM(out, at[l], d);
-            }
-            lanes = 0;
-        }
-    }
-    text_free(&t);
-    Py_XDECREF(variant);
-    Py_DECREF(fast);
-    return out;
-}
-
-/* The four bitboards of a position, and its turn where asked (no check against the board). */
-static int read_pieces(PyObject *pos, bb boards[4], long *turn) {
-    for (int f = 0; f < 4; f++)
-        if (field_bb(pos, f, &boards[f]) < 0) return -1;
-    if (!turn) return 0;
-    PyObject *v = field(pos, F_TURN);
-    if (!v) return -1;
-    *turn = PyLong_AsLong(v);
-    Py_DECREF(v);
-    return *turn == -1 && PyErr_Occurred() ? -1 : 0;
-}
-
-/* boards(positions, words): per position its white men, white kings, black men and black
- * kings as words little-endian 64-bit words each, then one byte per position for the side to
- * move. */
-static PyObject *k_boards(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2) return PyErr_Format(PyExc_TypeError, "boards(positions, words)");
-    long words = PyLong_AsLong(args[1]);
-    if (words == -1 && PyErr_Occurred()) return NULL;
-    if (words < 0) return PyErr_Format(PyExc_ValueError, "words cannot be negative");
-    PyObject *fast = PySequence_Fast(args[0], "boards() needs a sequence of positions");
-    if (!fast) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    PyObject **items = PySequence_Fast_ITEMS(fast);
-    size_t each = 32 * (size_t)words;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((each + 1) * (size_t)n));
-    if (!out) goto done;
-    uint8_t *data = (uint8_t *)PyBytes_AS_STRING(out), *turns = data + each * (size_t)n;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        bb boards[4];
-        long turn;
-        if (read_pieces(items[i], boards, &turn) < 0) goto fail;
-        if (turn < 0 || turn > 255) {
-            PyErr_SetString(PyExc_ValueError, "bytes must be in range(0, 256)");
-            goto fail;
-        }
-        turns[i] = (uint8_t)turn;
-        for (int f = 0; f < 4; f++) {
-            for (long w = 0; w < words || w < NW; w++) {
-                uint64_t x = w < NW ? boards[f].w[w] : 0;
-                if (w >= words) {
-                    if (x) {
-                        PyErr_SetString(PyExc_OverflowError, "int too big to convert");
-                        goto fail;
-                    }
-                    continue;
-                }
-                for (int k = 0; k < 8; k++) *data++ = (uint8_t)(x >> (8 * k));
-            }
-        }
-    }
-    goto done;
-fail:
-    Py_CLEAR(out);
-done:
-    Py_DECREF(fast);
-    return out;
-}
 
 /* (first, length, (white men, white kings, black men, black kings)) */
 static PyObject *run_tuple(Py_ssize_t first, Py_ssize_t length, const long counts[4]) {
@@ -1430,35 +1332,174 @@ fail:
     return NULL;
 }
 
-/* material(positions): the positions cut into runs of equal material, in order:
- * (first, length, (white men, white kings, black men, black kings)). */
-static PyObject *k_material(PyObject *self, PyObject *positions) {
-    PyObject *fast = PySequence_Fast(positions, "material() needs a sequence of positions");
+/* What scan() is making: its three results, the digests waiting for a group of lanes, and the
+ * bitboards of the position before with their decimal digits and their counts (a move leaves
+ * most of them as they were). */
+typedef struct {
+    PyObject *digests, *boards, *runs;
+    uint8_t blocks[4][128];
+    size_t len[4];
+    Py_ssize_t at[4];
+    int lanes;
+    bb last[4];
+    char digits[4][8 * NW * 3];
+    int ndigits[4]; /* -1: not written yet */
+    long counts[4];
+} Scan;
+
+/* The digest text of a position whose key fields x are plain ints (boards: the first four read):
+ * as digest_fields writes it, the digits of a bitboard unchanged since the position before
+ * copied. */
+static int scan_text(Scan *sc, Text *t, PyObject *const *x, const bb boards[4]) {
+    long turn = PyLong_AsLong(x[4]);
+    if (!PyLong_CheckExact(x[4]) || turn < 0) {
+        PyErr_Clear();
+        return digest_fields(t, x);
+    }
+    for (int f = 0; f < 4; f++)
+        if (!PyLong_CheckExact(x[f])) return digest_fields(t, x);
+    if (text_room(t, 4 * (8 * NW * 3 + 2) + 21) < 0) return -1;
+    char *w = t->text + t->len;
+    for (int f = 0; f < 4; f++) {
+        if (sc->ndigits[f] < 0 || memcmp(&boards[f], &sc->last[f], sizeof(bb))) {
+            sc->ndigits[f] = decimal(&boards[f], sc->digits[f]);
+            sc->last[f] = boards[f];
+        }
+        memcpy(w, sc->digits[f], (size_t)sc->ndigits[f]);
+        w += sc->ndigits[f];
+        *w++ = ',';
+        *w++ = ' ';
+    }
+    w += decimal64((uint64_t)turn, w, 0);
+    *w++ = ')';
+    t->len = (size_t)(w - t->text);
+    return 0;
+}
+
+/* Hash the texts waiting in the lanes (the lanes left over unused) into their digests. */
+static int scan_flush(Scan *sc) {
+    int64_t digest[4];
+    if (!sc->lanes) return 0;
+    for (int l = sc->lanes; l < 4; l++) {
+        memset(sc->blocks[l], 0, 128);
+        sc->len[l] = 0;
+    }
+    blake2b_64x4(sc->blocks, sc->len, digest);
+    for (int l = 0; l < sc->lanes; l++) {
+        PyObject *d = PyLong_FromLongLong(digest[l]);
+        if (!d) return -1;
+        PyList_SET_ITEM(sc->digests, sc->at[l], d);
+    }
+    sc->lanes = 0;
+    return 0;
+}
+
+/* The digest of the text in t for position i: now, or in a lane (one-block texts, AVX2). */
+static int scan_digest(Scan *sc, const Text *t, Py_ssize_t i) {
+    if (!AVX2 || t->len > 128) {
+        PyObject *d = PyLong_FromLongLong(blake2b_64((const uint8_t *)t->text, t->len));
+        if (!d) return -1;
+        PyList_SET_ITEM(sc->digests, i, d);
+        return 0;
+    }
+    memcpy(sc->blocks[sc->lanes], t->text, t->len);
+    memset(sc->blocks[sc->lanes] + t->len, 0, 128 - t->len);
+    sc->len[sc->lanes] = t->len;
+    sc->at[sc->lanes++] = i;
+    return sc->lanes == 4 ? scan_flush(sc) : 0;
+}
+
+/* Position i's bitboards and side to move into the packed boards (n positions, words each). */
+static int scan_pack(Scan *sc, const bb boards[4], PyObject *turn, Py_ssize_t i, Py_ssize_t n,
+                     long words) {
+    long side = PyLong_AsLong(turn);
+    if (side == -1 && PyErr_Occurred()) return -1;
+    if (side < 0 || side > 255) {
+        PyErr_SetString(PyExc_ValueError, "bytes must be in range(0, 256)");
+        return -1;
+    }
+    uint8_t *data = (uint8_t *)PyBytes_AS_STRING(sc->boards);
+    data[32 * words * n + i] = (uint8_t)side;
+    data += 32 * words * i;
+    for (int f = 0; f < 4; f++)
+        for (long w = 0; w < words || w < NW; w++) {
+            uint64_t x = w < NW ? boards[f].w[w] : 0;
+            if (w >= words) {
+                if (x) {
+                    PyErr_SetString(PyExc_OverflowError, "int too big to convert");
+                    return -1;
+                }
+                continue;
+            }
+            for (int k = 0; k < 8; k++) *data++ = (uint8_t)(x >> (8 * k));
+        }
+    return 0;
+}
+
+/* scan(positions, words, digests): a game's positions as the database stores them, in one pass:
+ * their digests (where asked, else []), their packed boards (per position its white men, white
+ * kings, black men and black kings as *words* little-endian 64-bit words each, then one byte per
+ * position for the side to move; b"" for 0 words) and their runs of equal material. */
+static PyObject *k_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) return PyErr_Format(PyExc_TypeError, "scan(positions, words, digests)");
+    long words = PyLong_AsLong(args[1]);
+    if (words == -1 && PyErr_Occurred()) return NULL;
+    if (words < 0) return PyErr_Format(PyExc_ValueError, "words cannot be negative");
+    int want = PyObject_IsTrue(args[2]);
+    if (want < 0) return NULL;
+    PyObject *fast = PySequence_Fast(args[0], "scan() needs a sequence of positions");
     if (!fast) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     PyObject **items = PySequence_Fast_ITEMS(fast);
-    PyObject *out = PyList_New(0);
-    long counts[4] = {0};
+    Scan sc = {NULL};
+    for (int f = 0; f < 4; f++) sc.ndigits[f] = -1;
+    sc.digests = PyList_New(want ? n : 0);
+    sc.boards = PyBytes_FromStringAndSize(NULL, words ? (32 * words + 1) * n : 0);
+    sc.runs = PyList_New(0);
+    PyObject *variant = NULL, *out = NULL;
+    size_t prefix = 0;
+    Text t;
+    text_init(&t);
+    long counts[4] = {0}; /* of the run going on: those of the position before */
+    bb last[4];           /* the bitboards of the position before */
     Py_ssize_t first = 0;
-    for (Py_ssize_t i = 0; out && i <= n; i++) {
+    if (!sc.digests || !sc.boards || !sc.runs) goto done;
+    for (Py_ssize_t i = 0; i <= n; i++) {
         long c[4] = {0};
         if (i < n) {
+            PyObject *x[5];
             bb boards[4];
-            if (read_pieces(items[i], boards, NULL) < 0) {
-                Py_CLEAR(out);
-                break;
-            }
-            for (int f = 0; f < 4; f++) c[f] = bb_count(boards[f]);
+            int f = 0, err = 0;
+            for (; f < 5 && !err; f++) err = !(x[f] = field(items[i], KEY_FIELDS[f]));
+            if (err) f--; /* x[0..f) hold references */
+            for (int k = 0; k < 4 && !err; k++) err = bb_from_int(x[k], &boards[k]) < 0;
+            if (!err && words) err = scan_pack(&sc, boards, x[4], i, n, words) < 0;
+            if (!err && want)
+                err = digest_prefix(items[i], &t, &variant, &prefix) < 0 ||
+                      scan_text(&sc, &t, x, boards) < 0 || scan_digest(&sc, &t, i) < 0;
+            for (int k = 0; k < f; k++) Py_DECREF(x[k]);
+            if (err) goto done;
+            for (int k = 0; k < 4; k++) /* (last holds the position before's boards) */
+                c[k] = i && !memcmp(&boards[k], &last[k], sizeof(bb)) ? counts[k] : bb_count(boards[k]);
+            memcpy(last, boards, sizeof(last));
             if (i && !memcmp(c, counts, sizeof(c))) continue;
         }
         if (i) { /* the run before position i ends */
             PyObject *run = run_tuple(first, i - first, counts);
-            if (!run || PyList_Append(out, run) < 0) Py_CLEAR(out);
+            int err = !run || PyList_Append(sc.runs, run) < 0;
             Py_XDECREF(run);
+            if (err) goto done;
         }
         first = i;
         memcpy(counts, c, sizeof(c));
     }
+    if (scan_flush(&sc) == 0) out = PyTuple_Pack(3, sc.digests, sc.boards, sc.runs);
+done:
+    text_free(&t);
+    Py_XDECREF(variant);
+    Py_XDECREF(sc.digests);
+    Py_XDECREF(sc.boards);
+    Py_XDECREF(sc.runs);
     Py_DECREF(fast);
     return out;
 }
@@ -1865,11 +1906,8 @@ static PyMethodDef methods[] = {
      "perft(pos, depth, duplicates): move sequences of length depth."},
     {"has_moves", k_has_moves, METH_O, "has_moves(pos): whether the side to move can move."},
     {"digest", k_digest, METH_O, "digest(pos): the position's stable signed 64-bit hash."},
-    {"digests", k_digests, METH_O, "digests(positions): the digest of each position."},
-    {"boards", (PyCFunction)(void (*)(void))k_boards, METH_FASTCALL,
-     "boards(positions, words): the positions' bitboards packed, then their sides to move."},
-    {"material", k_material, METH_O,
-     "material(positions): the runs of equal material: (first, length, the four counts)."},
+    {"scan", (PyCFunction)(void (*)(void))k_scan, METH_FASTCALL,
+     "scan(positions, words, digests): digests, packed boards and material runs of positions."},
     {"move_texts", (PyCFunction)(void (*)(void))k_move_texts, METH_FASTCALL,
      "move_texts(positions, moves, labels, separator): each move in its PDN 3.0 short form."},
     {"has_captures", k_has_captures, METH_O,

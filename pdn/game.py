@@ -116,6 +116,7 @@ class Outcome(StrEnum):
     UNKNOWN = "unknown"
 
 
+_YEAR = re.compile(r"(1[5-9]\d\d|20\d\d)")
 _FIRST_WINS = {"1-0", "2-0", "1:0", "2:0"}
 _SECOND_WINS = {"0-1", "0-2", "0:1", "0:2"}
 _DRAWS = {"1/2-1/2", "1-1", "1/2:1/2", "½-½", "0.5-0.5", "1:1"}
@@ -363,7 +364,7 @@ class Game:
     @property
     def year(self) -> int | None:
         """The year of the Date tag, best effort."""
-        m = re.search(r"(1[5-9]\d\d|20\d\d)", self.date or "")
+        m = _YEAR.search(self.date or "")
         return int(m.group(1)) if m else None
 
     def mainline(self) -> list[MoveNode]:

@@ -101,7 +101,8 @@ class Position:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
-        return self.variant == other.variant and self.hash_key() == other.hash_key()
+        same = self.variant is other.variant or self.variant == other.variant
+        return same and self.hash_key() == other.hash_key()
 
     def __hash__(self) -> int:
         return hash(self.hash_key())
@@ -578,28 +579,26 @@ def _py_has_moves(pos: Position) -> bool:
     return bool(_py_captures(pos))
 
 
-def _py_digests(positions: Sequence[Position]) -> list[int]:
-    """The digest of each position, in order."""
-    return [_py_digest(p) for p in positions]
-
-
-def _py_boards(positions: Sequence[Position], words: int) -> bytes:
-    """Per position its white men, white kings, black men and black kings as *words*
-    little-endian 64-bit words each, then one byte per position for the side to move."""
-    size = 8 * words
-    parts = [
-        b"".join(
-            board.to_bytes(size, "little")
-            for board in (p.white_men, p.white_kings, p.black_men, p.black_kings)
-        )
-        for p in positions
-    ]
-    parts.append(bytes(p.turn for p in positions))
-    return b"".join(parts)
-
-
-def _py_material(positions: Sequence[Position]) -> list[tuple[int, int, Counts]]:
-    """The positions cut into runs of equal material, in order: (first, length, counts)."""
+def _py_scan(
+    positions: Sequence[Position], words: int, digests: bool
+) -> tuple[list[int], bytes, list[tuple[int, int, Counts]]]:
+    """A game's positions as the database stores them: their digests (where *digests* asks,
+    else none); their bitboards packed, per position its white men, white kings, black men and
+    black kings as *words* little-endian 64-bit words each, then one byte per position for the
+    side to move (none for 0 words); their runs of equal material, (first, length, counts)."""
+    hashes = [_py_digest(p) for p in positions] if digests else []
+    packed = b""
+    if words:
+        size = 8 * words
+        parts = [
+            b"".join(
+                board.to_bytes(size, "little")
+                for board in (p.white_men, p.white_kings, p.black_men, p.black_kings)
+            )
+            for p in positions
+        ]
+        parts.append(bytes(p.turn for p in positions))
+        packed = b"".join(parts)
     runs: list[tuple[int, int, Counts]] = []
     for i, pos in enumerate(positions):
         c = pos.counts()
@@ -607,7 +606,7 @@ def _py_material(positions: Sequence[Position]) -> list[tuple[int, int, Counts]]
             runs[-1] = (runs[-1][0], runs[-1][1] + 1, c)
         else:
             runs.append((i, 1, c))
-    return runs
+    return hashes, packed, runs
 
 
 def _py_move_texts(
@@ -720,9 +719,9 @@ class Core:
         ],
         tuple[Position, int, int, bool],
     ]
-    digests: Callable[[Sequence[Position]], list[int]]
-    boards: Callable[[Sequence[Position], int], bytes]
-    material: Callable[[Sequence[Position]], list[tuple[int, int, Counts]]]
+    scan: Callable[
+        [Sequence[Position], int, bool], tuple[list[int], bytes, list[tuple[int, int, Counts]]]
+    ]
     move_texts: Callable[[Sequence[Position], Sequence[Move], Sequence[str], str], list[str]]
 
 
@@ -740,9 +739,7 @@ PYTHON = Core(
     _py_play,
     _py_digest,
     _py_push_plain,
-    _py_digests,
-    _py_boards,
-    _py_material,
+    _py_scan,
     _py_move_texts,
 )
 
@@ -815,9 +812,7 @@ def _compiled() -> Core | None:
         _kernel.play,
         _kernel.digest,
         _kernel.push_plain,
-        _kernel.digests,
-        _kernel.boards,
-        _kernel.material,
+        _kernel.scan,
         _kernel.move_texts,
     )
 

@@ -164,7 +164,8 @@ class Run:
 
 def material_runs(positions: Sequence[Position]) -> list[Run]:
     """The positions of a game cut into runs of equal material, in order."""
-    return [Run(first, length, counts) for first, length, counts in core().material(positions)]
+    runs = core().scan(positions, 0, False)[2]
+    return [Run(first, length, counts) for first, length, counts in runs]
 
 
 def longest_stand(runs: Sequence[Run], material: Material) -> int:
