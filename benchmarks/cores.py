@@ -7,17 +7,28 @@ each game's text, and dame-rs pushes each game's moves as written after a regula
 of the movetext (it has no PDN reader); both in their own venvs (see _env.py), in the same run.
 Every figure is CPU time of the process that does the work (steady on a shared machine).
 
+Then what an import asks of each core per game besides the replay (pdn.position.Core.scan and
+move_texts: the digests, packed boards and material runs of its positions, its moves as text),
+over OCA_2.0.pdn's games replayed once beforehand.
+
 Usage: python benchmarks/cores.py
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import tempfile
+import time
 from pathlib import Path
 
 from _env import PY_DRAUGHTS_FROM_PDN, corpus_file, cpu_timed, other_library
+from pdn.db.search import words
+from pdn.game import Game
+from pdn.identity import main_line
+from pdn.pipeline import replay_paths
 from pdn.position import CORES, use_core
+from pdn.replay import Replay
 from pdn.validate import validate_file
 
 REPEAT = 20
@@ -88,5 +99,33 @@ def main() -> None:
             )
 
 
+def _replay(game: Game, replay: Replay | None) -> Replay | None:
+    return replay
+
+
+def rows(path: Path) -> None:
+    """CPU microseconds per game of scan() and of main_line() (move_texts) on each core."""
+    replays = [r for r in replay_paths([path], _replay) if r is not None and r.positions]
+    gc.freeze()  # the replays held: the collector would walk them over and over
+    print(f"a game's rows, {len(replays)} games of {path.name} (replayed beforehand)")
+    for name in CORES:
+        use_core(name)
+        core = CORES[name]
+        start = time.process_time()
+        for r in replays:
+            core.scan(r.positions, words(r.variant), True)
+        scanned = time.process_time()
+        for r in replays:
+            main_line(r)
+        done = time.process_time()
+        n = len(replays)
+        print(
+            f"  {name:6s} core  scan {1e6 * (scanned - start) / n:6.1f} us/game  "
+            f"move texts {1e6 * (done - scanned) / n:6.1f} us/game"
+        )
+    gc.unfreeze()
+
+
 if __name__ == "__main__":
     main()
+    rows(corpus_file("english/OCA_2.0.pdn"))

@@ -68,12 +68,17 @@ def check_position(c: Core, pos: Position) -> None:
     assert same(c, lambda k: k.has_moves(pos)) == bool(moves)
     assert same(c, lambda k: k.has_captures(pos)) == bool(c.captures(pos, Duplicates.DROP))
     same(c, lambda k: k.digest(pos))
+    line = [pos]
     for move in moves:  # every path, so every way a move can be written and played
         after, twin = c.play(pos, move), PYTHON.play(pos, move)
         assert type(after) is Position and after.variant == twin.variant and after.geo is pos.geo
         assert after.hash_key() == twin.hash_key()
         same(c, lambda k, p=after: k.digest(p))
+        line.append(after)
     g = pos.geo
+    same(c, lambda k: k.scan(line, -(-g.size // 64), True))  # (not a game: any positions)
+    names = tuple(g.label(s) if s in g.coords else "" for s in range(g.size))
+    same(c, lambda k: k.move_texts([pos] * len(moves), moves, names, pos.variant.separator))
     mine = pos.pieces(pos.turn)
     pairs = {(m.path[0], m.path[-1]) for m in drop}
     for start in g.squares:
