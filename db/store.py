@@ -55,7 +55,7 @@ from pdn.db.schema import (
 )
 from pdn.db.search import compressed, signature, words
 from pdn.files import FileProblem, shown_name
-from pdn.game import Game
+from pdn.game import Game, outcome
 from pdn.identity import game_identity, main_line, start_fen
 from pdn.parallel import Runner, Task, as_runner, run_tasks
 from pdn.pipeline import OnProblem, Options, Progress, find_files, plan, replay_tasks, task_games
@@ -100,29 +100,26 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     material = [(gid, first, length, signature(counts)) for first, length, counts in runs]
     boards = [(gid, compressed(packed))] if positions else []
     start = replay.positions[0] if replay and replay.positions else None
-    fen = start_fen(replay) if replay else None
-    nul = "\x00" in game.raw
-    shown = _shown if nul else _same
-    tags = [(gid, i, shown(n), shown(v)) for i, (n, v) in enumerate(game.tags.items())]
+    result = game.result
     row = {
         "id": gid,
         "game_hash": identity.record,
         "moves_hash": identity.moves,
         "line": game.source.line,
-        "event": shown(game.event),
-        "site": shown(game.site),
-        "date": shown(game.date),
+        "event": game.event,
+        "site": game.site,
+        "date": game.date,
         "year": game.year,
-        "round": shown(game.round),
-        "white": shown(game.white),
-        "black": shown(game.black),
-        "result": shown(game.result),
-        "outcome": game.outcome.value,
+        "round": game.round,
+        "white": game.white,
+        "black": game.black,
+        "result": result,
+        "outcome": outcome(result).value,  # (game.outcome)
         "winner": winner(game, report.variant),
         "variant": report.variant,
         "variant_source": report.variant_source,
         "rules": replay.rules.name if replay else "seed",
-        "start_fen": fen or shown(game.fen),
+        "start_fen": (start_fen(replay) if replay else None) or game.fen,
         "from_start": start is not None and start == Position.start(start.variant),
         "termination": report.termination,
         "termination_ply": report.termination_ply,
@@ -132,19 +129,25 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "moves": " ".join(moves),
         "opening_hash": plies[2][4] if len(plies) >= 3 else None,
         "final_hash": plies[-1][4] if plies else (start.digest() if start else None),
-        "pdn": shown(game.raw),
+        "pdn": game.raw,
     }
+    nul = "\x00" in game.raw
+    if nul:  # PostgreSQL text cannot hold NUL: both databases store NUL_SHOWN in its place
+        for column in _TEXTS:
+            row[column] = _shown(row[column])
+        tags = [(gid, i, _shown(n), _shown(v)) for i, (n, v) in enumerate(game.tags.items())]
+    else:
+        tags = [(gid, i, n, v) for i, (n, v) in enumerate(game.tags.items())]
     return Record(report, row, tags, plies, material, boards, nul)
+
+
+_TEXTS = ("event", "site", "date", "round", "white", "black", "result", "start_fen", "pdn")
 
 
 def _errors_json(report: GameReport) -> str:
     """The errors column: the report's errors, or its syntax error, as a JSON list."""
     errors = report.errors if not report.syntax_error else [report.syntax_error]
     return json.dumps(errors) if errors else "[]"  # (as json.dumps writes an empty list)
-
-
-def _same(text: Any) -> Any:
-    return text
 
 
 def _shown(text: Any) -> Any:
