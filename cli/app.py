@@ -4,6 +4,7 @@ one place that turns every usage error, write error and closed pipe into what th
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -28,8 +29,12 @@ class Lazy:
     summary: str
 
     def command(self, name: str) -> Any:
+        """The command, its module imported; what is loaded by then lives as long as the run,
+        so the garbage collector is told to stop walking it (an import holding its batches of
+        rows spent 0.4 s of CPU on OCA_2.0.pdn in full collections that walked the libraries)."""
         module, function = self.target.split(":")
         callback = getattr(importlib.import_module(module), function)
+        gc.freeze()
         info = CommandInfo(name=name, callback=callback)
         return get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=None)
 
