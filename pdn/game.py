@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -88,6 +88,10 @@ class Tags:
             for t in reversed(self._items):
                 first[canonical_tag(t.name)] = t
         return first.get(canonical_tag(name))
+
+    def extend(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Append (name, value) pairs as written."""
+        self._items += [Tag(name, value) for name, value in pairs]
 
     def get(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag whose standard name is *name*'s."""

@@ -400,12 +400,16 @@ def parse_tag(text: str) -> tuple[str, str] | None:
     return None
 
 
-def _tag_pairs(token: str) -> tuple[list[tuple[str, str]], list[tuple[int, str]], bool]:
+@lru_cache(maxsize=2)
+def _tag_pairs(
+    token: str,
+) -> tuple[Sequence[tuple[str, str]], Sequence[tuple[int, str]], bool]:
     """The tag pairs of a TAGS token, the (position, text) of its pseudo-tags, and whether a
-    pair is written [Name "value"]: only such a pair starts a game ([Round 17] joins one)."""
+    pair is written [Name "value"]: only such a pair starts a game ([Round 17] joins one).
+    Cached: the token that starts a game is read twice (to start it, then for its tags)."""
     pairs: list[tuple[str, str]] = _PLAIN_TAG.findall(token)
     if len(pairs) == token.count("["):
-        return pairs, [], bool(pairs)
+        return pairs, (), bool(pairs)
     pairs, pseudo, quoted = [], [], False
     for m in _TAG_RE.finditer(token):
         plain = _PLAIN_TAG.fullmatch(m.group())
@@ -454,12 +458,22 @@ def _show(text: str, width: int = 20) -> str:
 class _Text:
     """The text of a chunk, with line and column of any position in it."""
 
-    __slots__ = ("_starts", "line", "text")
+    __slots__ = ("_at", "_row", "_starts", "line", "text")
 
     def __init__(self, text: str, line: int) -> None:
         self.text = text
         self.line = line
         self._starts: list[int] | None = None
+        self._at = self._row = 0  # a position and its row, where row() counted to
+
+    def row(self, pos: int) -> int:
+        """0-based row of *pos*: the line ends are counted from the position last asked, when
+        *pos* is not before it (a chunk's games are asked in order)."""
+        if pos < self._at:
+            self._at = self._row = 0
+        self._row += self.text.count("\n", self._at, pos)
+        self._at = pos
+        return self._row
 
     def where(self, pos: int) -> tuple[int, int]:
         """1-based line and column of *pos*."""
@@ -776,8 +790,7 @@ class _Reader:
         cur = self.cur
         assert cur is not None
         pairs, pseudo, _ = _tag_pairs(token)
-        for name, value in pairs:
-            cur.game.tags.add(name, value)
+        cur.game.tags.extend(pairs)
         for at, text in pseudo:
             self._warn(cur.game, pos + at, f"pseudo-tag {text} skipped", column=False)
         cur.end = pos + len(token)
@@ -803,7 +816,7 @@ class _Reader:
             return
         text = self.text.text
         game.raw = text[cur.start : cur.end]
-        row = self.text.where(cur.start)[0] - self.chunk.line
+        row = self.text.row(cur.start)
         game.source.line = self.chunk.line + row
         game.source.offset = self.chunk.offsets[row]
         game._plies = cur.plies if game.syntax_error is None else 0  # a broken game: no moves
