@@ -4,7 +4,8 @@ CR, LF and CRLF all end a line; each line comes with the byte offset where it st
 A UTF-8 BOM is dropped; a file with a UTF-16 BOM is decoded and its lines handed on as UTF-8 (the
 offsets stay those of the file). Bytes are not decoded otherwise: the reader decodes each game on
 its own (UTF-8, else cp1252). A line longer than the size limit is never held: its bytes are
-passed over and only its size is handed on.
+passed over and only its size is handed on. Lines are handed on in batches (a block's lines), so
+that the reader can match a run of them at once.
 """
 
 from __future__ import annotations
@@ -12,14 +13,17 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Callable, Iterator
+from itertools import accumulate, repeat
+from operator import add
 from typing import BinaryIO, TextIO
 
 BLOCK = 1 << 20  # bytes read at a time
 SNIFF = 8192  # bytes looked at to tell text from binary data
 
-# (byte offset, the line's bytes without its line end); for a line over the size limit, its
-# size in bytes instead of its bytes
-Line = tuple[int, bytes | int]
+# consecutive lines: (the byte offset of each, its bytes without its line end, 0); a line over
+# the size limit is a batch of its own: ([its offset], [], its size in bytes)
+Batch = tuple[list[int], list[bytes], int]
+TEXT_BATCH = 4096  # lines of a text stream handed on at a time
 
 _EOL = re.compile(rb"\r\n|\r|\n")
 _TEXT_EOL = re.compile(r"\r\n|\r|\n")
@@ -42,7 +46,7 @@ def sniff(head: bytes) -> str:
 
 def binary_lines(
     fh: BinaryIO, limit: int, start: int = 0, end: int | None = None, encoding: str = "bytes"
-) -> Iterator[Line]:
+) -> Iterator[Batch]:
     """The lines of *fh* from byte *start* (a line start) to *end* (exclusive, None: the end).
 
     *encoding* is what :func:`sniff` said of the file's start ('bytes' or a UTF-16 form).
@@ -62,7 +66,7 @@ def binary_lines(
     return _byte_lines(read, start, limit)
 
 
-def _byte_lines(read: Callable[[int], bytes], offset: int, limit: int) -> Iterator[Line]:
+def _byte_lines(read: Callable[[int], bytes], offset: int, limit: int) -> Iterator[Batch]:
     head = read(BLOCK)
     while 0 < len(head) < 3 and (more := read(BLOCK)):
         head += more
@@ -76,35 +80,48 @@ def _byte_lines(read: Callable[[int], bytes], offset: int, limit: int) -> Iterat
         while block.endswith(b"\r") and (more := read(1)):  # a CRLF cut between two blocks
             block += more
         parts, eols = _split(block)
-        last = len(parts) - 1
-        uniform = eols if isinstance(eols, int) else 0
-        for i, part in enumerate(parts):
-            if i == last:  # no line end yet: the line continues in the next block
-                if part:
-                    size += len(part)
-                    if size <= limit:
-                        pending.append(part)
-                    else:
-                        pending.clear()
-                position += len(part)
-                break
-            size += len(part)
-            if size > limit:
-                yield line_start, size
-            elif pending:
-                pending.append(part)
-                yield line_start, b"".join(pending)
-            else:
-                yield line_start, part
+        rest = parts.pop()  # no line end yet: the line continues in the next block
+        if parts:
+            ends = repeat(eols) if isinstance(eols, int) else eols
+            starts = list(accumulate(map(add, map(len, parts), ends), initial=position))
+            position = starts.pop()
+            starts[0] = line_start
+            first = size + len(parts[0])  # the first line's size, its start in earlier blocks
+            if pending and first <= limit:
+                parts[0] = b"".join([*pending, parts[0]])
+            yield from _within_limit(starts, parts, first, limit)
             pending.clear()
-            position += len(part) + (uniform or eols[i])  # type: ignore[index]
-            line_start = position
-            size = 0
+            line_start, size = position, 0
+        if rest:
+            size += len(rest)
+            if size <= limit:
+                pending.append(rest)
+            else:
+                pending.clear()
+        position += len(rest)
         block = read(BLOCK)
     if size > limit:
-        yield line_start, size
+        yield [line_start], [], size
     elif size:
-        yield line_start, b"".join(pending)
+        yield [line_start], [b"".join(pending)], 0
+
+
+def _within_limit(starts: list[int], lines: list[bytes], first: int, limit: int) -> Iterator[Batch]:
+    """The lines as batches, each line over the limit a batch of its own (*first*: the size of
+    the first line, which may have begun in an earlier block)."""
+    if first <= limit and max(map(len, lines)) <= limit:
+        yield starts, lines, 0
+        return
+    kept = 0  # lines before this one not yet handed on
+    for i, line in enumerate(lines):
+        size = first if i == 0 else len(line)
+        if size > limit:
+            if kept < i:
+                yield starts[kept:i], lines[kept:i], 0
+            yield [starts[i]], [], size
+            kept = i + 1
+    if kept < len(lines):
+        yield starts[kept:], lines[kept:], 0
 
 
 def _split(block: bytes) -> tuple[list[bytes], int | list[int]]:
@@ -124,7 +141,7 @@ def _split(block: bytes) -> tuple[list[bytes], int | list[int]]:
 
 def _utf16_lines(
     read: Callable[[int], bytes], encoding: str, offset: int, limit: int
-) -> Iterator[Line]:
+) -> Iterator[Batch]:
     """Lines of UTF-16 data as UTF-8 bytes, with the offsets of the UTF-16 file."""
     decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
     position = offset  # where the current line starts
@@ -143,15 +160,23 @@ def _utf16_lines(
         if data and text.endswith("\r"):
             carry, text = "\r", text[:-1]
         pos = 0
+        starts: list[int] = []
+        lines: list[bytes] = []
         for m in _TEXT_EOL.finditer(text):
             part = text[pos : m.start()]
             size += len(part.encode(encoding))
             if size > limit:
-                yield position, size
+                if lines:
+                    yield starts, lines, 0
+                    starts, lines = [], []
+                yield [position], [], size
             else:
-                yield position, "".join([*pending, part]).encode("utf-8", "surrogatepass")
+                starts.append(position)
+                lines.append("".join([*pending, part]).encode("utf-8", "surrogatepass"))
             position += size + len(m.group().encode(encoding))
             pending, size, pos = [], 0, m.end()
+        if lines:
+            yield starts, lines, 0
         rest = text[pos:]
         size += len(rest.encode(encoding))
         if data:
@@ -161,16 +186,18 @@ def _utf16_lines(
                 pending.clear()
             continue
         if size > limit:
-            yield position, size
+            yield [position], [], size
         elif size:
-            yield position, "".join([*pending, rest]).encode("utf-8", "surrogatepass")
+            yield [position], ["".join([*pending, rest]).encode("utf-8", "surrogatepass")], 0
         return
 
 
-def text_lines(fh: TextIO, limit: int) -> Iterator[Line]:
+def text_lines(fh: TextIO, limit: int) -> Iterator[Batch]:
     """The lines of a text stream as UTF-8 bytes; offsets count UTF-8 bytes."""
     position = 0
     first = True
+    starts: list[int] = []
+    lines: list[bytes] = []
     for line in fh:
         if first and line.startswith("\ufeff"):
             line = line[1:]
@@ -179,8 +206,20 @@ def text_lines(fh: TextIO, limit: int) -> Iterator[Line]:
         parts = body.split("\r")
         for i, part in enumerate(parts):
             data = part.encode("utf-8", "surrogatepass")
-            yield position, (len(data) if len(data) > limit else data)
+            if len(data) > limit:
+                if lines:
+                    yield starts, lines, 0
+                    starts, lines = [], []
+                yield [position], [], len(data)
+            else:
+                starts.append(position)
+                lines.append(data)
             position += len(data) + (1 if i < len(parts) - 1 else 0)
         position += len(line.encode("utf-8", "surrogatepass")) - len(
             body.encode("utf-8", "surrogatepass")
         )
+        if len(lines) >= TEXT_BATCH:
+            yield starts, lines, 0
+            starts, lines = [], []
+    if lines:
+        yield starts, lines, 0

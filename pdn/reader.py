@@ -30,7 +30,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from itertools import pairwise
+from itertools import accumulate, pairwise, repeat
+from operator import add
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
@@ -47,7 +48,7 @@ from pdn.game import (
     Tags,
     located,
 )
-from pdn.lines import BLOCK, Line, binary_lines, sniff, text_lines
+from pdn.lines import BLOCK, Batch, binary_lines, sniff, text_lines
 from pdn.tokens import (
     COMMENT,
     ERROR,
@@ -183,7 +184,22 @@ def _scan(line: bytes, in_comment: bool, depth: int) -> tuple[bool, int, bytes]:
     return in_comment, depth, last
 
 
-def _chunks(lines: Iterable[Line], first_line: int, limit: int) -> Iterator[Chunk]:
+def _odd_lines(lines: list[bytes]) -> bytearray:
+    """1 for each line holding a brace, parenthesis, ";" or "%" (a comment or a variation may
+    open or close on it), 0 for the others: found over the lines at once."""
+    text = b"\n".join(lines)
+    starts = list(accumulate(map(add, map(len, lines), repeat(1)), initial=0))
+    odd = bytearray(len(lines))
+    for char in b"{}();%":
+        pos = text.find(char)
+        while pos >= 0:
+            row = bisect_right(starts, pos) - 1
+            odd[row] = 1
+            pos = text.find(char, starts[row + 1])
+    return odd
+
+
+def _chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterator[Chunk]:
     """Lines cut into chunks of whole games (see the module's docstring)."""
     buf: list[bytes] = []
     offsets: list[int] = []
@@ -203,113 +219,144 @@ def _chunks(lines: Iterable[Line], first_line: int, limit: int) -> Iterator[Chun
         return Chunk(buf, start, offsets, warnings, tag_start, size if over else 0)
 
     number = first_line - 1
-    for offset, data in lines:
-        number += 1
-        if data.__class__ is int:  # a line over the limit: passed over unread
+    for starts, lines, too_long in batches:
+        if too_long:  # a line over the limit: passed over unread
+            number += 1
             if ended and (buf or over):  # after a game's end: a chunk of its own
                 yield chunk()
                 buf, offsets, warnings, size, over = [], [], [], 0, False
             if not buf and not over:
-                start, tag_start, offsets = number, False, [offset]
+                start, tag_start, offsets = number, False, [starts[0]]
             if not over:
                 over = True
                 _overflow(buf, offsets)
-            size += data + 1
+            size += too_long + 1
             movetext, ended, in_comment, depth = True, False, False, 0
             continue
-        assert isinstance(data, bytes)
-        stripped = data.strip()
-        if not stripped:
-            if bracket_line:
-                warnings.append((bracket_line, "stray '[' skipped"))
-                bracket_line = 0
-            blank = in_comment
-            if buf or over:
-                size += len(data) + 1
-                if not over:
+        for offset, data, odd in zip(starts, lines, _odd_lines(lines), strict=True):
+            number += 1
+            stripped = data.strip()
+            if stripped and buf and not (over or in_comment or bracket_line or depth):
+                # the common lines, read here as below: a tag pair alone on its line (one "[",
+                # ending with "]"), a line of moves (no bracket, brace, parenthesis, ";" or
+                # "%": no comment, variation or tag opens or closes on it); not inside a
+                # comment or a variation, nor at a chunk's start or in one over the limit
+                if stripped[0] == 91:  # [
+                    plain = stripped[-1] == 93 and stripped.count(b"[") == 1
+                    boundary = movetext
+                else:
+                    plain = not odd and stripped[-1] != 93 and 91 not in stripped
+                    boundary = ended and not _LONE_END.fullmatch(stripped)  # not "1-0" then "*"
+                if plain:
+                    if boundary:
+                        yield chunk()
+                        buf, offsets, warnings, size = [], [], [], 0
+                        start, tag_start = number, bool(_TAG_PAIR_LINE.match(stripped))
+                    movetext = stripped[0] != 91
+                    ended = movetext and bool(
+                        stripped.endswith(_GAME_ENDS) and _GAME_END.search(stripped)
+                    )
+                    size += len(data) + 1
                     buf.append(data)
                     offsets.append(offset)
-            continue
-        if bracket_line:
-            if stripped[0] == 91:  # [
-                warnings.append((bracket_line, "stray '[' skipped"))
-            else:
-                data = stripped = b"[" + stripped
-            bracket_line = 0
-        if in_comment:
-            if blank and stripped[0] == 91 and _TAG_PAIR_LINE.match(stripped):
-                in_comment, depth, movetext = False, 0, True  # never closed: a new game here
-            blank = False
-        simple_tag = False
-        if not in_comment:
-            first = stripped[0]
-            if first == 91:  # [
-                if stripped == b"[":
-                    bracket_line = number
-                    if not buf and not over:
-                        start, tag_start = number, False
-                    if not over:
-                        buf.append(b"")
-                        offsets.append(offset)
-                    size += len(data) + 1
+                    if size > limit:
+                        over = True
+                        _overflow(buf, offsets)
                     continue
-                boundary = movetext
-                simple_tag = stripped[-1] == 93 and stripped.count(b"[") == 1  # [Name "value"]
-                movetext = not simple_tag and (
-                    stripped[-1] != 93 and not _JUNK_AFTER_TAGS.match(_TAG_BYTES.sub(b"", stripped))
-                )
-            else:
-                if (
-                    stripped[-1] == 93
-                    and stripped.endswith(b'"]')
-                    and stripped[:1].isalpha()
-                    and _MISSING_BRACKET.match(stripped)
-                ):
-                    shown = "[" + stripped.decode(errors="replace")
-                    warnings.append((number, f"tag without its '[' read as {shown!r}"))
-                    data = stripped = b"[" + stripped
-                    boundary, movetext, simple_tag = movetext, False, True
-                elif first in _COMMENT_STARTS:
-                    boundary = False
+            if not stripped:
+                if bracket_line:
+                    warnings.append((bracket_line, "stray '[' skipped"))
+                    bracket_line = 0
+                blank = in_comment
+                if buf or over:
+                    size += len(data) + 1
+                    if not over:
+                        buf.append(data)
+                        offsets.append(offset)
+                continue
+            if bracket_line:
+                if stripped[0] == 91:  # [
+                    warnings.append((bracket_line, "stray '[' skipped"))
                 else:
-                    boundary = ended and not _LONE_END.fullmatch(stripped)  # not "1-0" then "*"
-                    # a line of moves that ends with tags ("0-1[Event ...]") opens the next game
-                    movetext = not (stripped[-1] == 93 and _TAG_BYTES.search(stripped))
-            if boundary and (buf or over):
-                yield chunk()
-                buf, offsets, warnings, size, over = [], [], [], 0, False
-                depth, ended = 0, False
-        if not buf and not over:
-            start = number
-            tag_start = bool(_TAG_PAIR_LINE.match(stripped))
-        if simple_tag:
-            ended = False  # a game has begun
-        else:
-            code, tags_last = data, False
-            if 91 in data:
-                tags = [m.end() for m in _TAG_BYTES.finditer(data)]
-                if tags:
-                    code = _TAG_BYTES.sub(b"", data)
-                    tags_last = not data[tags[-1] :].strip()
-            if _SPECIAL.search(code):
-                opened = in_comment
-                in_comment, depth, tail = _scan(code, in_comment, depth)
-                if in_comment and not opened:
-                    blank = False
+                    data = stripped = b"[" + stripped
+                bracket_line = 0
+            if in_comment:
+                if blank and stripped[0] == 91 and _TAG_PAIR_LINE.match(stripped):
+                    in_comment, depth, movetext = False, 0, True  # never closed: a new game here
+                blank = False
+            simple_tag = False
+            if not in_comment:
+                first = stripped[0]
+                if first == 91:  # [
+                    if stripped == b"[":
+                        bracket_line = number
+                        if not buf and not over:
+                            start, tag_start = number, False
+                        if not over:
+                            buf.append(b"")
+                            offsets.append(offset)
+                        size += len(data) + 1
+                        continue
+                    boundary = movetext
+                    simple_tag = stripped[-1] == 93 and stripped.count(b"[") == 1  # [Name "value"]
+                    movetext = not simple_tag and (
+                        stripped[-1] != 93
+                        and not _JUNK_AFTER_TAGS.match(_TAG_BYTES.sub(b"", stripped))
+                    )
+                else:
+                    if (
+                        stripped[-1] == 93
+                        and stripped.endswith(b'"]')
+                        and stripped[:1].isalpha()
+                        and _MISSING_BRACKET.match(stripped)
+                    ):
+                        shown = "[" + stripped.decode(errors="replace")
+                        warnings.append((number, f"tag without its '[' read as {shown!r}"))
+                        data = stripped = b"[" + stripped
+                        boundary, movetext, simple_tag = movetext, False, True
+                    elif first in _COMMENT_STARTS:
+                        boundary = False
+                    else:
+                        boundary = ended and not _LONE_END.fullmatch(stripped)  # not "1-0" then "*"
+                        # a line of moves that ends with tags ("0-1[Event ...]") opens the next game
+                        movetext = not (stripped[-1] == 93 and _TAG_BYTES.search(stripped))
+                if boundary and (buf or over):
+                    yield chunk()
+                    buf, offsets, warnings, size, over = [], [], [], 0, False
+                    depth, ended = 0, False
+            if not buf and not over:
+                start = number
+                tag_start = bool(_TAG_PAIR_LINE.match(stripped))
+            if simple_tag:
+                ended = False  # a game has begun
             else:
-                tail = b"" if in_comment else code.strip()
-            if tags_last and not in_comment:
-                ended = False  # tags end the line: a game has begun
-            elif tail:
-                ended = depth == 0 and tail.endswith(_GAME_ENDS) and bool(_GAME_END.search(tail))
-        size += len(data) + 1
-        if over:
-            continue
-        buf.append(data)
-        offsets.append(offset)
-        if size > limit:
-            over = True
-            _overflow(buf, offsets)
+                code, tags_last = data, False
+                if 91 in data:
+                    tags = [m.end() for m in _TAG_BYTES.finditer(data)]
+                    if tags:
+                        code = _TAG_BYTES.sub(b"", data)
+                        tags_last = not data[tags[-1] :].strip()
+                if _SPECIAL.search(code):
+                    opened = in_comment
+                    in_comment, depth, tail = _scan(code, in_comment, depth)
+                    if in_comment and not opened:
+                        blank = False
+                else:
+                    tail = b"" if in_comment else code.strip()
+                if tags_last and not in_comment:
+                    ended = False  # tags end the line: a game has begun
+                elif tail:
+                    ended = (
+                        depth == 0 and tail.endswith(_GAME_ENDS) and bool(_GAME_END.search(tail))
+                    )
+            size += len(data) + 1
+            if over:
+                continue
+            buf.append(data)
+            offsets.append(offset)
+            if size > limit:
+                over = True
+                _overflow(buf, offsets)
     if over or any(line.strip() for line in buf):
         yield chunk()
 
@@ -1159,7 +1206,7 @@ def game_spans(
 class _Opened:
     name: str
     family: str  # 'bytes', 'binary' or a UTF-16 form
-    lines: Iterator[Line]
+    lines: Iterator[Batch]
     close: Callable[[], None]
     at_end: Callable[[], bool]  # whether the read reached the end of the file
 

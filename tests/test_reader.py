@@ -498,8 +498,14 @@ def test_lines_are_cut_alike_whatever_the_blocks(data: bytes, block: int, encodi
     bom = 0 if encoding == "utf-8" else 2
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(lines, "BLOCK", block)
-        got = list(lines.binary_lines(io.BytesIO(raw), 3 * width, encoding=encoding))
+        batches = list(lines.binary_lines(io.BytesIO(raw), 3 * width, encoding=encoding))
+    got = [
+        line
+        for starts, texts, size in batches
+        for line in ([(starts[0], size)] if size else zip(starts, texts, strict=True))
+    ]
     assert got == [(bom + o * width, d if len(d) <= 3 else len(d) * width) for o, d in expected]
+    assert all(len(starts) == 1 and not texts for starts, texts, size in batches if size)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
