@@ -132,7 +132,7 @@ def detect_encoding(fh: BinaryIO) -> str:
 
 _TAG_RE = re.compile(
     r'\[[ \t]*[^\s"\[\]]+(?:[ \t]+[^\s"\[\]]+)*'
-    r'(?:[ \t]*(?:"(?:\\.|[^"\\\n])*"|"[^"\]\n]*|[^\]"\n]*))?[ \t]*\]'
+    r'(?:[ \t]*(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|"[^"\]\n]*|[^\]"\n]*))?[ \t]*\]'
 )
 _TAG_BYTES = re.compile(_TAG_RE.pattern.encode())
 _TAG_PAIR_LINE = re.compile(rb'\[[ \t]*[A-Za-z_][^\s"\[\]]*[ \t]*"')  # [Name "...
