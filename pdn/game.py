@@ -256,7 +256,8 @@ class Game:
         self.tags = tags if tags is not None else Tags()
         self._body = body if body is not None or loader is not None else []
         self._loader = loader
-        self._plies: int | None = None  # main-line moves, counted while reading
+        # main-line moves: counted while reading, or by the reader when first asked
+        self._plies: int | Callable[[], int] | None = None
         self.terminator = terminator  # the result or "*" that ended the movetext
         self.source = source or Source()
         self.warnings: list[GameWarning] = []
@@ -270,6 +271,8 @@ class Game:
             assert self._loader is not None
             self._body = self._loader(self)
             self._loader = None
+            if not isinstance(self._plies, int):
+                self._plies = None  # counted on the tree from now on: its tokens are let go
         return self._body
 
     @body.setter
@@ -380,4 +383,6 @@ class Game:
         when the movetext has not been built (or was not kept: ``headers_only``)."""
         if self._plies is None or (self._loader is None and self._body):
             return len(self.mainline())
+        if not isinstance(self._plies, int):
+            self._plies = self._plies()
         return self._plies

@@ -11,6 +11,7 @@ that the reader can match a run of them at once.
 from __future__ import annotations
 
 import codecs
+import io
 import re
 from collections.abc import Callable, Iterator
 from itertools import accumulate, repeat
@@ -223,3 +224,19 @@ def text_lines(fh: TextIO, limit: int) -> Iterator[Batch]:
             starts, lines = [], []
     if lines:
         yield starts, lines, 0
+
+
+def string_lines(text: str, limit: int) -> Iterator[Batch]:
+    """The lines of *text* as :func:`text_lines` reads them from ``io.StringIO(text)``: cut
+    at once where the text holds no CR (then LF alone ends a line)."""
+    if "\r" in text:
+        yield from text_lines(io.StringIO(text), limit)
+        return
+    lines = text.encode("utf-8", "surrogatepass").split(b"\n")
+    if not lines[-1]:  # the text ends with a line end, or is empty
+        lines.pop()
+    if lines:
+        lines[0] = lines[0].removeprefix(codecs.BOM_UTF8)
+        starts = list(accumulate(map(add, map(len, lines), repeat(1)), initial=0))
+        starts.pop()
+        yield from _within_limit(starts, lines, len(lines[0]), limit)

@@ -48,7 +48,7 @@ from pdn.game import (
     Tags,
     located,
 )
-from pdn.lines import BLOCK, Batch, binary_lines, sniff, text_lines
+from pdn.lines import BLOCK, Batch, binary_lines, sniff, string_lines, text_lines
 from pdn.tokens import (
     COMMENT,
     ERROR,
@@ -666,13 +666,19 @@ class _Reader:
             level = cur.level
             if kind in _RUNS:
                 token = m.group(kind)
-                n = _moves(kind, token)
                 level.append((kind, token, pos))
                 cur.movetext = True
-                if n:
-                    cur.moved = cur.has_move = True
+                if kind == PLAIN_RUN and not self.headers_only:
+                    # its words are move numbers and moves (with "-" or "x"); counted when
+                    # asked (_Loader.plies), as a full read keeps the tokens
+                    moved = "-" in token or "x" in token
+                else:
+                    n = _moves(kind, token)
+                    moved = n > 0
                     if not cur.stack:
                         cur.plies += n
+                if moved:
+                    cur.moved = cur.has_move = True
                 cur.end = m.end()
             elif kind == TAGS:
                 if cur.stack:
@@ -872,6 +878,7 @@ class _Reader:
             loader = _Loader(cur.items, self.text, drop_last)
             game._body = None
             game._loader = loader
+            game._plies = loader.plies
         self.segments.append(_Segment(game, escapes=cur.escapes))
         if terminator is not None:
             self.ended = _Ended(game, cur.start, loader, cur.escapes)
@@ -980,6 +987,11 @@ class _Loader:
         self.items = items
         self.text = text
         self.drop_last = drop_last
+
+    def plies(self) -> int:
+        """The moves of the main line, counted from its tokens."""
+        moves = sum(_moves(kind, str(token)) for kind, token, _ in self.items if kind in _RUNS)
+        return moves - self.drop_last
 
     def __call__(self, game: Game) -> list[Node]:
         body: list[Node] = []
@@ -1308,7 +1320,13 @@ def read_games(
     its games with the indexes they have in the file. A path of ``-`` reads standard input.
     """
     limit = game_size_limit(max_game_bytes)
-    opened = _open(source, span, limit)
+    yield from _read(_open(source, span, limit), select, headers_only, span, limit)
+
+
+def _read(
+    opened: _Opened, select: Selector | None, headers_only: bool, span: Span | None, limit: int
+) -> Iterator[Game]:
+    """The games of an opened source (see :func:`read_games`); closes it."""
     try:
         if opened.family == "binary":
             return
@@ -1339,7 +1357,9 @@ def read_games(
             held.extend(games)
             keep = 2 if held and _lone_tag(held[-1]) else 1
             while len(held) > keep:
-                yield from _chosen(held.pop(0), select)
+                game = held.pop(0)
+                if select is None or select(game.tags):
+                    yield game
         if held and reader.index > 1 and opened.at_end() and _lone_tag(held[-1]):
             lone = held.pop()
             if held:
@@ -1348,14 +1368,10 @@ def read_games(
                     located(lone.source.line, None, f"lone tag {tag} after the last game skipped")
                 )
         for game in held:
-            yield from _chosen(game, select)
+            if select is None or select(game.tags):
+                yield game
     finally:
         opened.close()
-
-
-def _chosen(game: Game, select: Selector | None) -> Iterator[Game]:
-    if select is None or select(game.tags):
-        yield game
 
 
 def _lone_tag(game: Game) -> bool:
@@ -1412,6 +1428,15 @@ def read_file(source: PdnSource) -> ReadResult:
 
 def read_string(text: str, file: str = "<string>") -> list[Game]:
     """The games of PDN text."""
-    stream = io.StringIO(text)
-    stream.name = file
-    return list(read_games(stream))
+    limit = game_size_limit()
+    opened = _Opened(file, "bytes", string_lines(text, limit), _nothing, _yes)
+    return list(_read(opened, None, False, None, limit))
+
+
+def _nothing() -> None:
+    """Nothing to close."""
+
+
+def _yes() -> bool:
+    """A string is read to its end."""
+    return True

@@ -446,6 +446,19 @@ def test_generated_files_read_alike_whatever_is_kept(data: bytes) -> None:
     assert all(g.raw in text for g in games)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_pdn_file(), st.booleans())
+def test_a_string_reads_as_a_stream_of_it(data: bytes, bom: bool) -> None:
+    """read_string cuts a text without CR into lines at once, one with CR line by line: the
+    games are those of io.StringIO(text) either way."""
+    text = ("\ufeff" if bom else "") + data.decode("utf-8")
+    stream = io.StringIO(text)
+    stream.name = "<string>"
+    games = read_string(text)
+    assert [_facts(g) for g in games] == [_facts(g) for g in read_games(stream)]
+    assert games == list(read_games(io.StringIO(text)))  # the movetext trees too
+
+
 def test_move_node_keeps_raw_text() -> None:
     m = one("1. 01 - 06 *").mainline()[0]  # type: ignore[attr-defined]
     assert isinstance(m, MoveNode) and m.text == "1-6" and m.raw == "01 - 06"
