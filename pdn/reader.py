@@ -398,10 +398,20 @@ _PLAIN_RUN = re.compile(
 _PLAIN_MOVE = re.compile(r"[1-9]\d?[-x][1-9]\d?")
 
 
-@lru_cache(maxsize=1 << 16)
-def _plain_squares(move: str) -> tuple[str, ...]:
-    """The squares of a move written as numbers joined by "-" or "x" ("32-28", "26x17x8")."""
-    return tuple(move.replace("x", "-").split("-"))
+class _PlainWords(dict[str, tuple[str, ...]]):
+    """The squares of each word of a plain run, remembered: of a move written as numbers joined
+    by "-" or "x" ("32-28", "26x17x8"); () for a move number ("12."). Looked up by a C loop
+    (``map(_PLAIN_WORDS.__getitem__, words)``), as a run's words are many."""
+
+    def __missing__(self, word: str) -> tuple[str, ...]:
+        if len(self) >= 1 << 16:  # memory stays bounded
+            self.clear()
+        squares = () if word[-1] == "." else tuple(word.replace("x", "-").split("-"))
+        self[word] = squares
+        return squares
+
+
+_PLAIN_WORDS = _PlainWords()
 
 
 # the same elements with one group, the move number: findall gives "" for each move
@@ -1091,7 +1101,7 @@ class _Loader:
             scanned = k
             node = MoveNode(
                 word,
-                list(_plain_squares(word)),
+                list(_PLAIN_WORDS[word]),
                 "x" in word,
                 raw=word,
                 line=line,
@@ -1123,10 +1133,10 @@ def plain_moves(game: Game) -> list[Sequence[str]] | None:
     moves: list[Sequence[str]] = []
     for kind, token, _ in loader.items:
         if kind == PLAIN_RUN:  # words: move numbers ("12.") and moves ("32-28", "26x17x8")
-            moves += [_plain_squares(w) for w in str(token).split() if w[-1] != "."]
+            moves += filter(None, map(_PLAIN_WORDS.__getitem__, str(token).split()))
         elif kind == RUN:
             if _PLAIN_RUN.fullmatch(str(token)):
-                moves += map(_plain_squares, _PLAIN_MOVE.findall(str(token)))
+                moves += map(_PLAIN_WORDS.__getitem__, _PLAIN_MOVE.findall(str(token)))
                 continue
             for a, _, b, number, move, _ in _ELEMENT_RE.findall(str(token)):
                 if a:
