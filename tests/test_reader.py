@@ -606,3 +606,38 @@ def test_moves_of_a_plain_run_are_located() -> None:
         ("14x23x32", ["14", "23", "32"], True, 3, 10),
     ]
     assert game.mainline()[0].comments_before == ["start"]
+
+
+# the chunk scanner's short path: each case has a line on each side of its condition
+_CUTS = {
+    # a tag line after movetext starts a game: a tag pair alone on its line, and two tags
+    '[Event "a"]\n1. 32-28 19-23\n[Event "b"]\n1. 33-29 *':
+        ['[Event "a"]\n1. 32-28 19-23', '[Event "b"]\n1. 33-29 *'],
+    '[Event "a"]\n1. 32-28 19-23\n[Event "b"] [Site "c"]\n1. 33-29 *':
+        ['[Event "a"]\n1. 32-28 19-23', '[Event "b"] [Site "c"]\n1. 33-29 *'],
+    # moves after a game's end start a game, with a comment or without; a lone end does not
+    '[Event "a"]\n1. 32-28 1-0\n1. 33-29 *': ['[Event "a"]\n1. 32-28 1-0', "1. 33-29 *"],
+    '[Event "a"]\n1. 32-28 1-0\n1. 33-29 {c} *': ['[Event "a"]\n1. 32-28 1-0', "1. 33-29 {c} *"],
+    '[Event "a"]\n1. 32-28 1-0\n*\n': ['[Event "a"]\n1. 32-28 1-0\n*'],
+    # a result in a variation left open on an earlier line ends no game (it is an error)
+    '[Event "a"]\n1. 32-28 (19-23\n1. 33-29 1-0\n28x19) *':
+        ['[Event "a"]\n1. 32-28 (19-23\n1. 33-29 1-0\n28x19) *'],
+    # a tag line in a comment left open on an earlier line is the comment's
+    '[Event "a"]\n1. 32-28 {open\n[Event "b"]\n} 19-23 *':
+        ['[Event "a"]\n1. 32-28 {open\n[Event "b"]\n} 19-23 *'],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("text", _CUTS)
+def test_common_lines_cut_games_as_the_others(text: str) -> None:
+    assert [g.raw for g in read_string(text)] == _CUTS[text]
+
+
+def test_common_lines_over_the_limit_are_counted_line_by_line() -> None:
+    text = '[Event "a"]\n' + "1. 32-28 19-23\n" * 10 + "*\n\n" + '[Event "b"]\n1. 33-29 *\n'
+    big, small = read_games(io.BytesIO(text.encode()), max_game_bytes=100)
+    # 12 bytes of tag line, 10 lines of 15, "*" and the blank line, each with its line end
+    message = "game too large: 165 bytes before the next game, over the limit of 100"
+    assert big.syntax_error is not None and message in big.syntax_error.message
+    assert big.tags.items() == [("Event", "a")]  # its tag section is kept
+    assert small.raw == '[Event "b"]\n1. 33-29 *' and small.syntax_error is None
