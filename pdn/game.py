@@ -80,6 +80,11 @@ class Tags:
         self._items.append(Tag(name, value))
         self._first = None
 
+    def extend(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Append (name, value) pairs as written."""
+        self._items += [Tag(name, value) for name, value in pairs]
+        self._first = None
+
     def _lookup(self, name: str) -> Tag | None:
         """The first tag whose standard name is *name*'s."""
         first = self._first
@@ -88,10 +93,6 @@ class Tags:
             for t in reversed(self._items):
                 first[canonical_tag(t.name)] = t
         return first.get(canonical_tag(name))
-
-    def extend(self, pairs: Iterable[tuple[str, str]]) -> None:
-        """Append (name, value) pairs as written."""
-        self._items += [Tag(name, value) for name, value in pairs]
 
     def get(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag whose standard name is *name*'s."""
