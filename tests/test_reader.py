@@ -16,7 +16,7 @@ from lark import Token, Tree
 
 from conftest import corpus_dir, corpus_files
 from pdn import lines
-from pdn.game import Game, GameWarning, MoveNode, Outcome, SetupNode
+from pdn.game import Game, GameWarning, MoveNode, Outcome, SetupNode, Tags
 from pdn.reader import game_spans, plain_moves, read_file, read_games, read_string
 from pdn.tokens import TOKEN_PATTERN, grammar, lark_token_pattern, token_re
 
@@ -641,3 +641,11 @@ def test_common_lines_over_the_limit_are_counted_line_by_line() -> None:
     assert big.syntax_error is not None and message in big.syntax_error.message
     assert big.tags.items() == [("Event", "a")]  # its tag section is kept
     assert small.raw == '[Event "b"]\n1. 33-29 *' and small.syntax_error is None
+
+
+def test_tags_extended_after_a_lookup_are_found() -> None:
+    tags = Tags()
+    tags.extend([("Event", "a")])
+    assert tags.get("Site") is None
+    tags.extend([("Site", "b"), ("Event", "c")])
+    assert (tags.get("Site"), tags.get("Event"), len(tags)) == ("b", "a", 3)
