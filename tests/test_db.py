@@ -317,7 +317,7 @@ def test_two_imports_at_once_each_count_what_they_did(tmp_path: Path) -> None:
         "import json, sys\n"
         "from pdn.db.connection import open_database\n"
         "from pdn.db.store import import_paths\n"
-        "s = import_paths(open_database(sys.argv[1]), sys.argv[2:])\n"
+        "s = import_paths(open_database(sys.argv[1]), sys.argv[2:], batch=50)\n"
         "print(json.dumps([s.games, s.added, s.copies, s.already]))\n"
     )
     runs = [
@@ -329,7 +329,10 @@ def test_two_imports_at_once_each_count_what_they_did(tmp_path: Path) -> None:
     assert [p.returncode for p in runs] == [0, 0]
     for games, added, copies, already in told:
         assert games == added + copies + already
-    assert [t[0] for t in told] == [460, 480]
+    # in batches of 50 the two overlap; a file one import finished whole before the other
+    # looked at it is skipped by the other (files already imported), so one may read it alone
+    first, second = (t[0] for t in told)
+    assert first in (0, 460) and second in (20, 480) and first + second >= 480
     engine = open_database(str(target))
     assert sum(t[1] for t in told) == count(engine, GameRow) == 480
     assert count(engine, Occurrence) == 480  # each file read once, whoever stored its games
