@@ -55,7 +55,7 @@ from pdn.db.schema import (
 )
 from pdn.db.search import compressed, signature, words
 from pdn.files import FileProblem, shown_name
-from pdn.game import Game, outcome
+from pdn.game import Game
 from pdn.identity import game_identity, main_line, start_fen
 from pdn.parallel import Runner, Task, as_runner, run_tasks
 from pdn.pipeline import OnProblem, Options, Progress, find_files, plan, replay_tasks, task_games
@@ -116,7 +116,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "white": game.white,
         "black": game.black,
         "result": result,
-        "outcome": outcome(result).value,  # (game.outcome)
+        "outcome": game.outcome.value,
         "winner": winner(game, report.variant),
         "variant": report.variant,
         "variant_source": report.variant_source,
