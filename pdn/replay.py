@@ -44,6 +44,8 @@ _HINTS = (
     (re.compile(r"pool", re.I), "pool"),
 )
 _ANY_HINT = re.compile("|".join(p.pattern for p, _ in _HINTS), re.I)
+_ALGEBRAIC = re.compile(r"[a-h][1-8]")  # a square named by letter and digit, in a FEN
+_NUMBER = re.compile(r"\d+")
 _ITALIAN_TAGS = {"bianco", "nero", "risultato", "dati", "anno", "apertura"}
 
 
@@ -111,15 +113,14 @@ def _squares(nodes: Sequence[Node], out: set[str]) -> set[str]:
 def candidate_variants(game: Game, moves: list[Sequence[str]] | None = None) -> list[str]:
     """Variants the notation allows, most likely first (spec/pdn.md §3.3); *moves*: the squares
     of every move of the game, when known (see pdn.reader.plain_moves)."""
-    squares = _squares(game.body, set()) if moves is None else {s for m in moves for s in m}
-    digits = {s for s in squares if s.isdigit()}
+    squares = _squares(game.body, set()) if moves is None else set().union(*moves)
+    digits = set(filter(str.isdigit, squares))
     fen = game.fen or ""
-    if any(s[:1].isalpha() for s in squares - digits) or re.search(r"[a-h][1-8]", fen):
+    if any(s[:1].isalpha() for s in squares - digits) or (fen and _ALGEBRAIC.search(fen)):
         names = list(ALGEBRAIC_CANDIDATES)
     else:
-        fen_squares = re.findall(r"\d+", fen.split(":", 1)[1] if ":" in fen else "")
-        numbers = [*map(int, digits), *map(int, fen_squares)]
-        top = max(numbers, default=0)
+        numbers = [*digits, *(_NUMBER.findall(fen.split(":", 1)[1]) if ":" in fen else ())]
+        top = max(map(int, numbers), default=0)
         if top > 50:
             names = ["canadian"]
         elif top > 32:
@@ -128,7 +129,7 @@ def candidate_variants(game: Game, moves: list[Sequence[str]] | None = None) -> 
             names = list(NUMERIC_CANDIDATES)
         else:  # no squares at all: any variant
             names = [*NUMERIC_CANDIDATES, *ALGEBRAIC_CANDIDATES[2:], "canadian"]
-    if {t.lower() for t, _ in game.tags.items()} & _ITALIAN_TAGS:
+    if any(t.name.lower() in _ITALIAN_TAGS for t in game.tags):
         names.sort(key=lambda n: n != "italian")
     text = f"{game.event or ''} {game.site or ''}"
     for pattern, name in _HINTS if _ANY_HINT.search(text) else ():
