@@ -21,7 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from itertools import count, islice, repeat
+from itertools import count, groupby, islice, repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import aliased
+from sqlalchemy.sql.expression import Executable
 
 from pdn.criteria import winner
 from pdn.db.connection import connect
@@ -372,21 +374,27 @@ def _import_here(
     run: int,
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
     """Tasks replayed by *runner* on the pipeline, their games written here (the single writer
-    SQLite wants); games stored by an earlier run are not replayed again."""
+    SQLite wants); games stored by an earlier run are not replayed again. A file's games are
+    written in batches across its tasks (a batch per task made a commit per span) and told as
+    the file's last task."""
     planned = {ft.task: ft for ft in _planned(engine, tasks, ids, runner, False, run)}
     skip = {
         t: frozenset(i - ft.offset for i in ft.stored) for t, ft in planned.items() if ft.stored
     }
-    offset = 0
-    for task, records in replay_tasks(
-        tasks, record_of, options, runner, progress, on_problem, skip
-    ):
-        ft = planned[task]
-        if task.first:
-            offset = 0
-        counts = _store(engine, ft.file_id, offset + 1, records, batch, run)
-        yield FileTask(ft.task, ft.file_id, offset), counts
-        offset += counts.games
+    results = replay_tasks(tasks, record_of, options, runner, progress, on_problem, skip)
+    for path, group in groupby(results, key=lambda result: result[0].path):
+        read: list[Task] = []  # the file's tasks, as each is begun
+        counts = _store(engine, ids[path], 1, _chained(group, read), batch, run)
+        yield FileTask(read[-1], ids[path], 0), counts
+
+
+def _chained(
+    group: Iterable[tuple[Task, Iterator[Record | None]]], read: list[Task]
+) -> Iterator[Record | None]:
+    """The records of a file's tasks in order, each task added to *read* as it is begun."""
+    for task, records in group:
+        read.append(task)
+        yield from records
 
 
 def count_games(task: Task) -> int:
@@ -574,7 +582,7 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
     rows = [row for row, _ in games]
     if conn.dialect.name == "sqlite":  # the writer holds the database: look, then write
         before = _places(conn, ids)
-        conn.execute(upsert, rows)
+        _through_driver(conn, upsert, rows)
         inserted = {i for i in ids if i not in before}
         replaced = {row["id"] for row in rows if row["id"] in before and
                     row["place"] < before[row["id"]]}  # fmt: skip
@@ -638,6 +646,14 @@ def _places(conn: Connection, ids: list[int]) -> dict[int, int]:
     """The place each stored game of *ids* was stored from (a batch: few enough for IN)."""
     rows = conn.execute(select(GameRow.id, GameRow.place).where(GameRow.id.in_(ids)))
     return dict(rows.all())
+
+
+def _through_driver(conn: Connection, statement: Executable, rows: list[dict[str, Any]]) -> None:
+    """Execute *statement* for *rows* (the same two or more keys) as the driver's executemany:
+    SQLAlchemy's processing of each row's parameters took longer than SQLite's insert of it."""
+    compiled = statement.compile(dialect=conn.dialect, column_keys=list(rows[0]))
+    values = itemgetter(*compiled.positiontup or ())
+    conn.exec_driver_sql(compiled.string, [values(row) for row in rows])
 
 
 def _add_rows(

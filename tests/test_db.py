@@ -177,6 +177,29 @@ def test_workers_write_the_same_database(
     one.dispose()
 
 
+def test_a_file_cut_into_spans_is_written_in_batches_of_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the 460 games of the file (161 kB) in 17 spans: into SQLite, the parent writes batches of 200
+    # games across spans (a batch per span made a commit per span)
+    monkeypatch.setattr(pdn.parallel, "SPAN_BYTES", 10_000)
+    written: list[int] = []
+    write = pdn.db.store.write_batch
+
+    def counted(engine: Engine, batch: list[tuple[int, object]], run: int = 0) -> object:
+        written.append(len(batch))
+        return write(engine, batch, run)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pdn.db.store, "write_batch", counted)
+    path = corpus_dir() / "russian" / "migo-World_Championship_1998.pdn"
+    engine = open_database(str(tmp_path / "x.db"))
+    stats = import_paths(engine, [path], workers=2, batch=200)
+    assert len(pdn.parallel.file_tasks([path], 2, lambda _: None)) == 17
+    assert written == [200, 200, 60]
+    assert (stats.games, stats.added + stats.copies, stats.files) == (460, 460, 1)
+    engine.dispose()
+
+
 def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) -> None:
     # the first 4000 games of the OCA archive, imported in batches of 500 and killed mid-way
     oca = corpus_dir() / "english" / "OCA_2.0.pdn"
