@@ -21,7 +21,7 @@ from itertools import islice
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import Connection, Engine, delete, func, select, update
 from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
 
@@ -47,7 +47,7 @@ from pdn.db.schema import (
     SourceFile,
     TagRow,
 )
-from pdn.db.store import ImportStats, import_paths, span_records
+from pdn.db.store import ImportStats, Record, SpanCounts, import_paths, span_records
 from pdn.parallel import Task
 from pdn.pipeline import Options
 from pdn.reader import read_games
@@ -184,13 +184,13 @@ def test_a_file_cut_into_spans_is_written_in_batches_of_the_file(
     # games across spans (a batch per span made a commit per span)
     monkeypatch.setattr(pdn.parallel, "SPAN_BYTES", 10_000)
     written: list[int] = []
-    write = pdn.db.store.write_batch
+    write = pdn.db.store._write
 
-    def counted(engine: Engine, batch: list[tuple[int, object]], run: int = 0) -> object:
+    def counted(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanCounts:
         written.append(len(batch))
-        return write(engine, batch, run)  # type: ignore[arg-type]
+        return write(conn, batch, run)
 
-    monkeypatch.setattr(pdn.db.store, "write_batch", counted)
+    monkeypatch.setattr(pdn.db.store, "_write", counted)
     path = corpus_dir() / "russian" / "migo-World_Championship_1998.pdn"
     engine = open_database(str(tmp_path / "x.db"))
     stats = import_paths(engine, [path], workers=2, batch=200)
@@ -198,6 +198,42 @@ def test_a_file_cut_into_spans_is_written_in_batches_of_the_file(
     assert written == [200, 200, 60]
     assert (stats.games, stats.added + stats.copies, stats.files) == (460, 460, 1)
     engine.dispose()
+
+
+def test_a_commit_made_aside_that_fails_stops_the_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one worker with a core to spare: a batch is committed in a thread while the next is made;
+    # the second commit fails (a full disk): the import stops with it, the first batch whole
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    commits: list[object] = []
+    commit = pdn.db.store._commit
+
+    def failing(conn: Connection) -> None:
+        commits.append(conn)
+        if len(commits) == 2:
+            conn.close()  # rolled back
+            raise OperationalError("COMMIT", {}, sqlite3.OperationalError("disk full"))
+        commit(conn)
+
+    monkeypatch.setattr(pdn.db.store, "_commit", failing)
+    path = corpus_dir() / "russian" / "migo-World_Championship_1998.pdn"
+    engine = open_database(str(tmp_path / "aside.db"))
+    with pytest.raises(OperationalError, match="disk full"):
+        import_paths(engine, [path], batch=100)
+    assert len(commits) == 2
+    with engine.connect() as conn:
+        places = conn.execute(select(Occurrence.file_index)).scalars().all()
+        assert sorted(places) == list(range(1, 101))
+    monkeypatch.setattr(pdn.db.store, "_commit", commit)
+    again = import_paths(engine, [path], batch=100)
+    assert (again.games, again.already) == (460, 100)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)  # each batch committed where it is made
+    clean = open_database(str(tmp_path / "clean.db"))
+    import_paths(clean, [path], batch=100)
+    assert table_digests(engine) == table_digests(clean)
+    engine.dispose()
+    clean.dispose()
 
 
 def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) -> None:
@@ -266,7 +302,7 @@ def test_an_import_stopped_by_the_database_says_so(
     def full_disk(*_: object) -> None:
         raise OperationalError("INSERT INTO games ...", {}, sqlite3.OperationalError("disk full"))
 
-    monkeypatch.setattr(pdn.db.store, "write_batch", full_disk)
+    monkeypatch.setattr(pdn.db.store, "_write", full_disk)
     result = CliRunner().invoke(app, ["import", str(SAMPLES), "--db", str(tmp_path / "x.db")])
     assert result.exit_code == 1
     assert "import stopped" in result.stderr and "disk full" in result.stderr
