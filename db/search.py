@@ -16,8 +16,8 @@ import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from itertools import product
+from typing import TYPE_CHECKING
 
-import numpy as np
 from sqlalchemy import (
     ColumnElement,
     Connection,
@@ -32,6 +32,9 @@ from pdn.db.schema import BoardsRow, MaterialRow
 from pdn.position import Position, core
 from pdn.search import Count, Masks, Material, Pattern, Run
 from pdn.variants import VARIANTS, Variant
+
+if TYPE_CHECKING:  # numpy is loaded where boards are searched (an import does not need it)
+    import numpy as np
 
 _BITS = 8  # bits per count in a signature: counts up to 255
 _TOP = (1 << _BITS) - 1
@@ -72,11 +75,15 @@ def compressed(boards: bytes) -> bytes:
 
 
 def _mask_words(mask: int, w: int) -> np.ndarray:
+    import numpy as np
+
     return np.frombuffer(mask.to_bytes(8 * w, "little"), dtype="<u8")
 
 
 def _fitting(boards: np.ndarray, turns: np.ndarray, masks: Masks) -> np.ndarray:
     """Per position (boards shaped (positions, 4, w)), whether it fits the masks."""
+    import numpy as np
+
     w = boards.shape[2]
     ok = np.ones(len(turns), dtype=bool)
     if masks.turn is not None:
@@ -117,6 +124,8 @@ def pattern_games(
 def _check(conn: Connection, pending: list[tuple[int, Variant]], pattern: Pattern) -> Iterator[int]:
     """The games of *pending* that reach the pattern, in order: the positions of all the games
     of one variant checked at once."""
+    import numpy as np
+
     ids = [game_id for game_id, _ in pending]
     query = select(BoardsRow.game_id, BoardsRow.data).where(BoardsRow.game_id.in_(ids))
     data = dict(conn.execute(query).all()) if ids else {}
