@@ -1,6 +1,6 @@
-"""Database speed: import games/s (one worker and two), what one worker spends on each part of
-an import (replaying, building the rows, writing them), size per game, and the time of
-`stats openings` and `explore` on a database of over 200,000 games.
+"""Database speed: import games/s (one worker and two; as a command and in this process), what
+one worker spends on each part of an import (replaying, building the rows, writing them), size
+per game, and the time of `stats openings` and `explore` on a database of over 200,000 games.
 
 Figures are wall-clock and, for one worker, CPU seconds of this process too (on a machine shared
 with other work the CPU figure is the steadier one).
@@ -13,6 +13,7 @@ Usage: python benchmarks/database.py [WORK_DIR]
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import tempfile
 import time
@@ -30,6 +31,7 @@ from pdn.pipeline import replay_paths
 from pdn.replay import Replay
 
 TARGET = 200_000
+OCA_GAMES = 22_621  # games in OCA_2.0.pdn
 
 
 def grow(db: str) -> int:
@@ -112,9 +114,34 @@ def parts(oca: Path, work: Path) -> None:
         print(f"  {label:18s} {1e3 * seconds / n:6.3f} ms/game  ({n / seconds:7,.0f} games/s)")
 
 
+def command(oca: Path, work: Path, workers: int, runs: int = 3) -> None:
+    """`pdn import` of OCA_2.0.pdn into a new SQLite file as a user runs it (its own process,
+    start-up included), *runs* times: each run's wall seconds, and the best as games/s."""
+    walls = []
+    for _ in range(runs):
+        db = work / f"command-{workers}.db"
+        for leftover in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            leftover.unlink(missing_ok=True)
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-c", "from pdn.cli.app import main; main()", "import", str(oca),
+             "--db", str(db), "--workers", str(workers)],
+            capture_output=True, check=True,
+        )  # fmt: skip
+        walls.append(time.perf_counter() - start)
+    shown = ", ".join(f"{w:.2f}" for w in walls)
+    print(
+        f"pdn import OCA_2.0.pdn --workers {workers} (command): {shown} s; best "
+        f"{OCA_GAMES / min(walls):,.0f} games/s"
+    )
+
+
 def main() -> None:
     work = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp())
+    work.mkdir(parents=True, exist_ok=True)
     oca = corpus_file("english/OCA_2.0.pdn")
+    for workers in (1, 2):
+        command(oca, work, workers)
     for workers in (1, 2):
         db = work / f"oca-{workers}.db"
         db.unlink(missing_ok=True)
