@@ -513,7 +513,7 @@ def _batch_writer(engine: Engine, run: int, aside: bool) -> Iterator[Write]:
     """What writes a batch in a transaction of its own: :func:`write_batch`, or into SQLite with
     a core to spare (*aside*), the batch written here and committed in a thread while the next
     one is made (a commit is one long call into SQLite, which lets go of the GIL: 1.2 s of the
-    5.8 s an import of OCA_2.0.pdn spent writing). A batch waits for the commit before it, and
+    5.7 s an import of OCA_2.0.pdn spends writing). A batch waits for the commit before it, and
     so does the end."""
     if not aside or engine.dialect.name != "sqlite":
         yield partial(write_batch, engine, run=run)
