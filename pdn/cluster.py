@@ -14,8 +14,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
+from pdn.parallel import start_limit
+
 if TYPE_CHECKING:
-    from distributed import Client
+    from distributed import Client, Future
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -48,13 +50,26 @@ class DaskRunner:
         """``(index, work(items[index]))`` for every item, as each is done on the cluster."""
         from distributed import as_completed
 
-        futures = self.client.map(work, items, pure=False)
-        index = {f.key: i for i, f in enumerate(futures)}
+        live: dict[object, tuple[Future[R], int]] = {}  # started, not handed back: by key
+        done = as_completed(with_results=True)
+        following = 0  # the next item to start
+
+        def start() -> None:  # as far as start_limit allows
+            nonlocal following
+            limit = min(len(items), start_limit((i for _, i in live.values()), following, self))
+            while following < limit:
+                future = self.client.submit(work, items[following], pure=False)
+                live[future.key] = (future, following)
+                done.add(future)
+                following += 1
+
         try:
-            for future, result in as_completed(futures, with_results=True):
-                yield index[future.key], result
+            start()
+            for future, result in done:
+                yield live.pop(future.key)[1], result
+                start()
         finally:
-            self.client.cancel(futures)
+            self.client.cancel([f for f, _ in live.values()])
 
 
 @contextmanager

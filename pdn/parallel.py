@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
 SPAN_BYTES = 1 << 20  # files larger than this are cut into spans of about this size
+AHEAD = 2  # tasks per worker started past the oldest one not done
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -104,13 +105,28 @@ class Processes:
 
         pool = ProcessPoolExecutor(max_workers=self.count)
         try:
-            pending: dict[Future[R], int] = {pool.submit(work, x): i for i, x in enumerate(items)}
-            while pending:
+            pending: dict[Future[R], int] = {}
+            following = 0  # the next item to start
+            while True:
+                limit = min(len(items), start_limit(pending.values(), following, self))
+                while following < limit:
+                    pending[pool.submit(work, items[following])] = following
+                    following += 1
+                if not pending:
+                    return
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     yield pending.pop(future), future.result()
         finally:  # stopped early (an error, a closed pipe): tasks not started are dropped
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def start_limit(running: Iterable[int], following: int, runner: Runner) -> int:
+    """Items up to this index (exclusive) may be started, *running* being under way and
+    *following* the next one: AHEAD per worker past the oldest not done, so that the results
+    waiting for it (to be handed back in order) stay few. Unbounded, a writer slower than its
+    workers held every result of a 100 MB import (840 MB)."""
+    return min(running, default=following) + AHEAD * runner.workers
 
 
 def as_runner(workers: int | Runner) -> Runner:

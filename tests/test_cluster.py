@@ -28,6 +28,7 @@ from pdn.cluster import ClusterError, DaskRunner, connect
 from pdn.db.connection import open_database
 from pdn.db.schema import GameRow
 from pdn.db.store import ImportStats, import_paths
+from pdn.parallel import AHEAD, Processes
 from pdn.reader import read_games
 from pdn.validate import validate_paths
 
@@ -46,6 +47,23 @@ def cluster() -> Iterator[DaskRunner]:
 def _counts(stats: ImportStats) -> tuple[int, ...]:
     return (stats.files, stats.games, stats.added, stats.copies, stats.already,
             stats.invalid, stats.syntax_errors)  # fmt: skip
+
+
+def _slow_first(x: int) -> int:
+    time.sleep(1.0 if x == 0 else 0.01)
+    return x * x
+
+
+@pytest.mark.parametrize("kind", ["processes", "dask"])
+def test_runners_start_few_tasks_past_the_oldest_not_done(
+    kind: str, request: pytest.FixtureRequest
+) -> None:
+    # task 0 takes a second, the others 10 ms: only AHEAD per worker past it are started, so
+    # at most 3 results come back (and wait to be handed on in order) before its own
+    runner = Processes(2) if kind == "processes" else request.getfixturevalue("cluster")
+    done = list(runner.run(_slow_first, list(range(20))))
+    assert sorted(done) == [(i, i * i) for i in range(20)]
+    assert [i for i, _ in done].index(0) <= AHEAD * 2 - 1
 
 
 # --- validate ---------------------------------------------------------------------------------
