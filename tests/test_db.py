@@ -236,6 +236,23 @@ def test_a_commit_made_aside_that_fails_stops_the_import(
     clean.dispose()
 
 
+def test_an_import_into_a_memory_database_commits_where_it_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a memory database's connection may not leave its thread: no commit aside, even with a
+    # core to spare, and the same tables as a file's
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    path = corpus_dir() / "russian" / "migo-World_Championship_1998.pdn"
+    memory = open_database(":memory:")
+    stats = import_paths(memory, [path], batch=100)
+    assert (stats.games, stats.added + stats.copies) == (460, 460)
+    disk = open_database(str(tmp_path / "disk.db"))
+    import_paths(disk, [path], batch=100)
+    assert table_digests(memory) == table_digests(disk)
+    memory.dispose()
+    disk.dispose()
+
+
 def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) -> None:
     # the first 4000 games of the OCA archive, imported in batches of 500 and killed mid-way
     oca = corpus_dir() / "english" / "OCA_2.0.pdn"
