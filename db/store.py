@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import secrets
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -65,7 +66,7 @@ from pdn.identity import game_identity, main_line, start_fen
 from pdn.parallel import Processes, Runner, Task, as_runner, run_tasks
 from pdn.pipeline import OnProblem, Options, Progress, find_files, plan, replay_tasks, task_games
 from pdn.position import Position, core
-from pdn.reader import detect_encoding, read_games
+from pdn.reader import detect_encoding
 from pdn.replay import Replay
 from pdn.validate import GameReport, report_game
 
@@ -380,7 +381,7 @@ def _import_here(
     SQLite wants); games stored by an earlier run are not replayed again. A file's games are
     written in batches across its tasks (a batch per task made a commit per span) and told as
     the file's last task."""
-    planned = {ft.task: ft for ft in _planned(engine, tasks, ids, runner, False, run)}
+    planned = {ft.task: ft for ft in _planned(engine, tasks, ids, run)}
     skip = {
         t: frozenset(i - ft.offset for i in ft.stored) for t, ft in planned.items() if ft.stored
     }
@@ -402,35 +403,18 @@ def _chained(
         yield from records
 
 
-def count_games(task: Task) -> int:
-    """How many games a task holds (what a full read yields, broken games included)."""
-    return sum(1 for _ in read_games(task.path, span=task.span))
-
-
-def _planned(
-    engine: Engine,
-    tasks: list[Task],
-    ids: dict[Path, int],
-    runner: Runner,
-    every: bool,
-    run: int,
-) -> list[FileTask]:
-    """The tasks with the indexes of their games stored before: a file's spans are counted
-    first (a game's index must be known to skip it) where it has stored games, or *every*
-    file's, where the workers write (a game's index must be known where it is written)."""
-    present = {fid: _present_indexes(engine, fid) for fid in ids.values()}
-    counted = [t for t in tasks if not t.last and (every or present[ids[t.path]])]
-    games = dict(run_tasks(count_games, counted, runner))
-    offset = 0
+def _planned(engine: Engine, tasks: list[Task], ids: dict[Path, int], run: int) -> list[FileTask]:
+    """The tasks with the index their games are numbered from (a span's first game's, counted
+    when the file was cut) and the indexes of their games stored before the import began."""
+    present = {fid: sorted(_present_indexes(engine, fid)) for fid in ids.values()}
     planned: list[FileTask] = []
-    for task in tasks:
-        file_id = ids[task.path]
-        if task.first:
-            offset = 0
-        end = offset + games[task] if task in games else None
-        stored = frozenset(i for i in present[file_id] if i > offset and (end is None or i <= end))
-        planned.append(FileTask(task, file_id, offset, stored, run))
-        offset = end if end is not None else 0
+    for task, after in zip(tasks, [*tasks[1:], None], strict=False):
+        known = present[ids[task.path]]
+        first = task.span.index if task.span else 0
+        end = after.span.index if after and after.path == task.path and after.span else None
+        stop = len(known) if end is None else bisect_right(known, end)
+        stored = frozenset(known[bisect_right(known, first) : stop])
+        planned.append(FileTask(task, ids[task.path], first, stored, run))
     return planned
 
 
@@ -444,9 +428,9 @@ def _import_on_workers(
     batch: int,
     run: int,
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
-    """Tasks replayed and written by the workers: first the games of every span but a file's last
-    are counted (a game's index must be known where it is written), then the spans imported."""
-    work = _planned(engine, tasks, ids, runner, True, run)
+    """Tasks replayed and written by the workers, each numbering its games from its span's first
+    game's index in the file."""
+    work = _planned(engine, tasks, ids, run)
     url = engine.url.render_as_string(hide_password=False)
     imported = partial(import_span, url=url, options=options, batch=batch)
     told = partial(_told, progress) if progress else None
