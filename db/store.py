@@ -45,7 +45,6 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import aliased
-from sqlalchemy.pool import QueuePool
 
 from pdn.criteria import winner
 from pdn.db.connection import connect
@@ -499,8 +498,10 @@ def _batch_writer(engine: Engine, run: int, aside: bool) -> Iterator[Write]:
     a core to spare (*aside*), the batch written here and committed in a thread while the next
     one is made (a commit is one long call into SQLite, which lets go of the GIL: 1.2 s of the
     5.7 s an import of OCA_2.0.pdn spends writing). A batch waits for the commit before it, and
-    so does the end. Not in SQLite's memory databases, whose connection stays in its thread."""
-    if not aside or engine.dialect.name != "sqlite" or not isinstance(engine.pool, QueuePool):
+    so does the end. Not where the driver keeps a connection to its thread (SQLite's memory
+    databases, a URL with check_same_thread=true)."""
+    shared = engine.dialect.create_connect_args(engine.url)[1].get("check_same_thread") is False
+    if not aside or engine.dialect.name != "sqlite" or not shared:
         yield partial(write_batch, engine, run=run)
         return
     committing: Future[None] | None = None

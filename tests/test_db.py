@@ -236,20 +236,21 @@ def test_a_commit_made_aside_that_fails_stops_the_import(
     clean.dispose()
 
 
-def test_an_import_into_a_memory_database_commits_where_it_writes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("url", [":memory:", "sqlite:///{tmp}/same.db?check_same_thread=true"])
+def test_an_import_whose_connection_keeps_to_its_thread_commits_where_it_writes(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a memory database's connection may not leave its thread: no commit aside, even with a
-    # core to spare, and the same tables as a file's
+    # a memory database's connection, or one asked to, may not leave its thread: no commit
+    # aside, even with a core to spare, and the same tables as a file's
     monkeypatch.setattr(os, "cpu_count", lambda: 4)
     path = corpus_dir() / "russian" / "migo-World_Championship_1998.pdn"
-    memory = open_database(":memory:")
-    stats = import_paths(memory, [path], batch=100)
+    kept = open_database(url.format(tmp=tmp_path))
+    stats = import_paths(kept, [path], batch=100)
     assert (stats.games, stats.added + stats.copies) == (460, 460)
     disk = open_database(str(tmp_path / "disk.db"))
     import_paths(disk, [path], batch=100)
-    assert table_digests(memory) == table_digests(disk)
-    memory.dispose()
+    assert table_digests(kept) == table_digests(disk)
+    kept.dispose()
     disk.dispose()
 
 
