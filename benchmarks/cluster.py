@@ -23,13 +23,13 @@ from functools import partial
 from sqlalchemy import create_engine, insert, text
 
 from _env import HERE, corpus_file, timed
-from pdn.cluster import connect
+from pdn.archive.cluster import connect
+from pdn.archive.parallel import file_tasks
+from pdn.archive.pipeline import Options
+from pdn.archive.validate import validate_paths
 from pdn.db.connection import open_database
 from pdn.db.schema import SourceFile
 from pdn.db.store import Record, import_paths, span_records, write_batch
-from pdn.parallel import file_tasks
-from pdn.pipeline import Options
-from pdn.validate import validate_paths
 
 BATCH = 500
 

@@ -7,7 +7,7 @@ each game's text, and dame-rs pushes each game's moves as written after a regula
 of the movetext (it has no PDN reader); both in their own venvs (see _env.py), in the same run.
 Every figure is CPU time of the process that does the work (steady on a shared machine).
 
-Then what an import asks of each core per game besides the replay (pdn.position.Core.scan and
+Then what an import asks of each core per game besides the replay (pdn.rules.position.Core.scan and
 move_texts: the digests, packed boards and material runs of its positions, its moves as text),
 over OCA_2.0.pdn's games replayed once beforehand.
 
@@ -23,13 +23,13 @@ import time
 from pathlib import Path
 
 from _env import PY_DRAUGHTS_FROM_PDN, corpus_file, cpu_timed, other_library
+from pdn.archive.identity import main_line
+from pdn.archive.pipeline import replay_paths
+from pdn.archive.validate import validate_file
 from pdn.db.search import words
 from pdn.game import Game
-from pdn.identity import main_line
-from pdn.pipeline import replay_paths
-from pdn.position import CORES, use_core
 from pdn.replay import Replay
-from pdn.validate import validate_file
+from pdn.rules.position import CORES, use_core
 
 REPEAT = 20
 

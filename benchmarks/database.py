@@ -22,12 +22,12 @@ from pathlib import Path
 from sqlalchemy import func, select, text
 
 from _env import corpus_file, timed
+from pdn.archive.pipeline import replay_paths
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
 from pdn.db.schema import GameRow
 from pdn.db.store import BATCH, Record, build_record, import_paths, indexes_made_after, write_batch
 from pdn.game import Game
-from pdn.pipeline import replay_paths
 from pdn.replay import Replay
 
 TARGET = 200_000

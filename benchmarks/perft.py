@@ -14,8 +14,8 @@ Usage: python benchmarks/perft.py
 from __future__ import annotations
 
 from _env import other_library, timed
-from pdn.position import CORES, Position, perft, use_core
-from pdn.variants import get_variant
+from pdn.rules.position import CORES, Position, perft, use_core
+from pdn.rules.variants import get_variant
 
 # (our variant, py-draughts board class, depth for the Python core, depth for the C kernel)
 CASES = [

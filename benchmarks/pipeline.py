@@ -13,8 +13,8 @@ import tempfile
 from pathlib import Path
 
 from _env import corpus_file, timed
-from pdn.reader import game_spans
-from pdn.validate import validate_paths
+from pdn.archive.validate import validate_paths
+from pdn.read.reader import game_spans
 
 SIZES_MB = (0.5, 1, 2, 4, 8, 11.5)
 SMALL = Path(__file__).resolve().parents[1] / "samples" / "english-oca-first20.pdn"

@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 from _env import corpus_file, other_library, timed
-from pdn.listing import GameRow, list_games
-from pdn.reader import read_games
-from pdn.tokens import grammar
+from pdn.archive.listing import GameRow, list_games
+from pdn.read.reader import read_games
+from pdn.read.tokens import grammar
 from pdn.writer import write_games
 
 # pydraughts holds the whole text and re-slices it per game: it is measured on a prefix

@@ -16,8 +16,8 @@ from typing import Any
 from validate import international_games
 
 from _env import corpus_file, cpu_timed
-from pdn.reader import read_games, read_string
-from pdn.validate import validate_file
+from pdn.archive.validate import validate_file
+from pdn.read.reader import read_games, read_string
 
 RUNS = 5
 

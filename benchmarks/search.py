@@ -16,11 +16,11 @@ from pathlib import Path
 from sqlalchemy import Engine, func, select, text
 
 from _env import corpus_file, timed
+from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, count_games, find_games
 from pdn.db.schema import Base, BoardsRow, GameRow, MaterialRow
 from pdn.db.store import import_paths
-from pdn.search import parse_material, parse_pattern
 
 TARGET = 200_000
 TOP = 1 << 58

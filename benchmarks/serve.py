@@ -31,11 +31,11 @@ from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter
 from pdn.db.schema import GameRow
 from pdn.db.store import import_paths
-from pdn.fen import to_fen
-from pdn.position import Position
-from pdn.reader import make_move
+from pdn.read.reader import make_move
 from pdn.replay import candidates
-from pdn.variants import get_variant
+from pdn.rules.fen import to_fen
+from pdn.rules.position import Position
+from pdn.rules.variants import get_variant
 from pdn.web import api
 from pdn.web.server import open_read_only
 

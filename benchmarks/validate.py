@@ -13,9 +13,9 @@ import tempfile
 from pathlib import Path
 
 from _env import CORPUS, PY_DRAUGHTS_FROM_PDN, corpus_file, cpu_timed, other_library, timed
-from pdn.reader import read_games, read_string
+from pdn.archive.validate import validate_file, validate_paths
+from pdn.read.reader import read_games, read_string
 from pdn.replay import replay_game
-from pdn.validate import validate_file, validate_paths
 from pdn.writer import write_game
 
 

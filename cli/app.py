@@ -169,7 +169,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from pdn.position import core  # the move kernel in use (C or its Python twin)
+        from pdn.rules.position import core  # the move kernel in use (C or its Python twin)
 
         say(f"pdn {__version__} ({core().title})")
         raise typer.Exit()

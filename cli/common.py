@@ -23,12 +23,12 @@ from pdn.cli.output import (
     say,
     visible,
 )
-from pdn.variants import UnknownVariantError, Variant, get_variant
+from pdn.rules.variants import UnknownVariantError, Variant, get_variant
 
 if TYPE_CHECKING:
-    from pdn.files import FileProblem
-    from pdn.parallel import Runner
-    from pdn.pipeline import Progress
+    from pdn.archive.parallel import Runner
+    from pdn.archive.pipeline import Progress
+    from pdn.read.files import FileProblem
 
 __all__ = [
     "Format",
@@ -51,7 +51,7 @@ def variant_named(name: str) -> Variant:
 
 
 class Rules(StrEnum):
-    """Draw rules (pdn.drawrules.RULE_SETS)."""
+    """Draw rules (pdn.rules.draw.RULE_SETS)."""
 
     SEED = "seed"
     OFFICIAL = "official"
@@ -66,7 +66,7 @@ def _max_game_size(value: str | None) -> str | None:
     """Set the size limit of a game for this run, worker processes included."""
     import os
 
-    from pdn.reader import LIMIT_VARIABLE, parse_size
+    from pdn.read.reader import LIMIT_VARIABLE, parse_size
 
     if value is not None:
         try:
@@ -195,9 +195,9 @@ def pipeline_run(
     """Check the options every command over archives shares, find the files (one line for each
     that cannot be read or holds no game), choose the runner (local processes where they pay,
     or the Dask cluster) and show a progress bar while the block runs (unless not *bar*)."""
-    from pdn.files import MissingPathError
-    from pdn.parallel import Processes
-    from pdn.pipeline import PAYING_BYTES, find_files, workers_that_pay
+    from pdn.archive.parallel import Processes
+    from pdn.archive.pipeline import PAYING_BYTES, find_files, workers_that_pay
+    from pdn.read.files import MissingPathError
 
     check_inputs(paths)
     if cluster and workers > 1:
@@ -229,7 +229,7 @@ def pipeline_run(
 
 @contextmanager
 def _cluster(address: str) -> Iterator[Runner]:
-    from pdn.cluster import ClusterError, connect
+    from pdn.archive.cluster import ClusterError, connect
 
     try:
         with connect(address) as runner:

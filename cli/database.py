@@ -13,6 +13,8 @@ import typer
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
+from pdn.archive.identity import Same
+from pdn.archive.openings import OpeningNames, OpeningsError, opening_names
 from pdn.cli.common import (
     DbOpt,
     FenOpt,
@@ -76,10 +78,8 @@ from pdn.db.questions import (
 from pdn.db.questions import explore as explore_position
 from pdn.db.report import html_report
 from pdn.db.store import import_paths
-from pdn.fen import FenError
-from pdn.identity import Same
-from pdn.openings import OpeningNames, OpeningsError, opening_names
-from pdn.variants import UnknownVariantError
+from pdn.rules.fen import FenError
+from pdn.rules.variants import UnknownVariantError
 
 OpeningsOpt = Annotated[
     list[Path] | None,

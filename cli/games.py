@@ -10,7 +10,18 @@ from typing import Annotated
 
 import typer
 
-from pdn.annotate import Notes, annotate_paths
+from pdn.archive.annotate import Notes, annotate_paths
+from pdn.archive.convert import (
+    Captures,
+    GameTypeForm,
+    ResultStyle,
+    Separator,
+    Style,
+    Target,
+    convert_paths,
+)
+from pdn.archive.identity import Same
+from pdn.archive.validate import Summary, validate_paths
 from pdn.cli.common import (
     CandidatesOpt,
     ClusterOpt,
@@ -27,18 +38,7 @@ from pdn.cli.common import (
     say,
 )
 from pdn.cli.output import json_line, written
-from pdn.convert import (
-    Captures,
-    GameTypeForm,
-    ResultStyle,
-    Separator,
-    Style,
-    Target,
-    convert_paths,
-)
-from pdn.identity import Same
-from pdn.validate import Summary, validate_paths
-from pdn.variants import Notation
+from pdn.rules.variants import Notation
 
 
 def _summary_rows(summary: Summary, candidates: bool) -> Iterator[tuple[str, object]]:

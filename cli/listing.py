@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from pdn.archive.listing import GameRow, list_games
 from pdn.cli.common import (
     ClusterOpt,
     Format,
@@ -22,7 +23,6 @@ from pdn.cli.common import (
     print_table,
     say,
 )
-from pdn.listing import GameRow, list_games
 
 LIST_COLUMNS = ["file", "index", "line", "white", "black", "event", "date", "result", "plies"]
 

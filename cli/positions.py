@@ -9,16 +9,16 @@ from typing import Annotated
 
 import typer
 
-from pdn.board import SquareError
 from pdn.cli.common import FenOpt, VariantOpt, check_output, fail, say, variant_named
 from pdn.cli.output import written
-from pdn.diagram import svg_diagram
-from pdn.fen import FenError, parse_fen
 from pdn.notation import MoveForm, move_text
-from pdn.position import Duplicates, Position, perft
-from pdn.reader import make_move
+from pdn.read.reader import make_move
+from pdn.render.diagram import svg_diagram
 from pdn.replay import candidates
-from pdn.variants import Variant
+from pdn.rules.fen import FenError, parse_fen
+from pdn.rules.geometry import SquareError
+from pdn.rules.position import Duplicates, Position, perft
+from pdn.rules.variants import Variant
 
 DupOpt = Annotated[
     Duplicates,

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pdn.browser import Browser, main_line, view
 from pdn.cli.common import (
     GameVariantOpt,
     MaxSizeOpt,
@@ -26,9 +25,10 @@ from pdn.cli.common import (
     variant_named,
 )
 from pdn.cli.output import visible, wrap, write_file, written_folder
-from pdn.diagram import svg_diagram
 from pdn.notation import MoveForm, move_text
-from pdn.reader import read_games
+from pdn.read.reader import read_games
+from pdn.render.browser import Browser, main_line, view
+from pdn.render.diagram import svg_diagram
 from pdn.replay import replay_game
 
 if TYPE_CHECKING:

@@ -10,6 +10,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pdn.archive.convert import Captures, GameTypeForm, ResultStyle, Separator, Style, Target
+from pdn.archive.criteria import Criteria
+from pdn.archive.identity import Same
+from pdn.archive.players import AliasError, Aliases
+from pdn.archive.selection import SpecError, parse_material, parse_pattern
 from pdn.cli.common import (
     ClusterOpt,
     DbOpt,
@@ -27,17 +32,12 @@ from pdn.cli.common import (
     say,
 )
 from pdn.cli.output import written
-from pdn.convert import Captures, GameTypeForm, ResultStyle, Separator, Style, Target
-from pdn.criteria import Criteria
-from pdn.files import FileProblem
 from pdn.game import Game
-from pdn.identity import Same
-from pdn.players import AliasError, Aliases
-from pdn.search import SpecError, parse_material, parse_pattern
-from pdn.variants import Notation
+from pdn.read.files import FileProblem
+from pdn.rules.variants import Notation
 
 if TYPE_CHECKING:
-    from pdn.filtering import Seen
+    from pdn.archive.filtering import Seen
 
 # -- the criteria, as options shared by filter and query --------------------------------------
 
@@ -230,7 +230,7 @@ def filter_command(
 ) -> None:
     """The games of PDN files that match, written as they were read (or converted with --to),
     or counted; every criterion as in pdn query."""
-    from pdn.filtering import Output, filter_paths
+    from pdn.archive.filtering import Output, filter_paths
 
     chosen = Criteria(**criteria(  # type: ignore[arg-type]
         white=white, black=black, player=player, event=event, site=site, variant=variant,
@@ -272,7 +272,7 @@ def filter_command(
 def _write(sink: typing.TextIO, seen: Seen, n: int, to: Target | None) -> None:
     """One selected game, the *n*-th: a blank line between PDN games, a header before CSV."""
     if to is Target.CSV and n == 1:
-        from pdn.convert import CSV_COLUMNS
+        from pdn.archive.convert import CSV_COLUMNS
 
         csv.writer(sink, lineterminator="\n").writerow(CSV_COLUMNS)
     sink.write(("\n" if n > 1 and to in (None, Target.PDN) else "") + seen.text)
@@ -305,13 +305,13 @@ def players_command(
     "T. Sijbrands", "Sijbrands,T."), with their games: a start for an alias file."""
     import pandas as pd
 
-    from pdn.players import alias_rows, group_names, player_counts
+    from pdn.archive.players import alias_rows, group_names, player_counts
 
     if write_aliases is not None:
         check_output(write_aliases)
     unread: list[FileProblem] = []  # files not read, or without games: told, exit 1
     if paths:
-        from pdn.pipeline import Options, replay_paths
+        from pdn.archive.pipeline import Options, replay_paths
 
         check_inputs(paths)
         counts = player_counts(

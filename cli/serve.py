@@ -11,7 +11,7 @@ import typer
 from pdn.cli.common import check_inputs, fail, say
 from pdn.db.connection import DEFAULT_DB, DatabaseRefused, open_database
 from pdn.db.store import import_paths
-from pdn.files import MissingPathError, pdn_files
+from pdn.read.files import MissingPathError, pdn_files
 
 
 def serve(

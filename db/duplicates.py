@@ -2,8 +2,8 @@
 game replayed) or in a database (every place a game was read from), with the same groups for
 the same files.
 
-By copies: the same record (:mod:`pdn.identity`). By moves: the same variant, start and moves,
-whatever the headers (copies of a game are among them).
+By copies: the same record (:mod:`pdn.archive.identity`). By moves: the same variant, start
+and moves, whatever the headers (copies of a game are among them).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 import pandas as pd
 from sqlalchemy import BigInteger, Engine, cast, func, select
 
+from pdn.archive.identity import Same, duplicate_groups, identify_paths
 from pdn.db.schema import GameRow, Occurrence, SourceFile
 from pdn.db.store import PLACE_BITS
-from pdn.identity import Same, duplicate_groups, identify_paths
 
 COLUMNS = ["group", "file", "index", "line", "white", "black", "event", "date", "result"]
 

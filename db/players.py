@@ -8,11 +8,11 @@ from collections import Counter
 import pandas as pd
 from sqlalchemy import Engine, func, literal, select, union, union_all
 
-from pdn.criteria import text_matches
+from pdn.archive.criteria import text_matches
+from pdn.archive.players import Aliases
 from pdn.db.questions import QuestionError, _result_where, _top, scores
 from pdn.db.schema import GameRow
-from pdn.players import Aliases
-from pdn.variants import get_variant
+from pdn.rules.variants import get_variant
 
 RESULTS = ["won", "drew", "lost"]
 PLAYER_COLUMNS = [

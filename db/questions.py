@@ -30,16 +30,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.elements import SQLCoreOperations
 
-from pdn.ballots import three_move_ballots
-from pdn.criteria import RESULT_WORDS, Criteria, text_matches
+from pdn.archive.ballots import three_move_ballots
+from pdn.archive.criteria import RESULT_WORDS, Criteria, text_matches
+from pdn.archive.openings import OpeningNames, OpeningsError, play_moves
+from pdn.archive.players import Aliases
+from pdn.archive.selection import Pattern
 from pdn.db.schema import GameRow, PlyRow, SourceFile, at_ply
 from pdn.db.search import least_material, material_games, most_pieces, pattern_games
-from pdn.fen import parse_fen
-from pdn.openings import OpeningNames, OpeningsError, play_moves
-from pdn.players import Aliases
-from pdn.position import Position
-from pdn.search import Pattern
-from pdn.variants import get_variant
+from pdn.rules.fen import parse_fen
+from pdn.rules.position import Position
+from pdn.rules.variants import get_variant
 
 NAN = float("nan")  # a name not known: missing, as pandas writes missing values
 
@@ -61,8 +61,8 @@ def position_digest(variant: str, moves: str | None = None, fen: str | None = No
 
 @dataclass(frozen=True, slots=True)
 class GameFilter(Criteria):
-    """What `pdn query` selects games by: the criteria of `pdn filter` (pdn.criteria, of which
-    this module is the SQL twin), and of games with the same moves only the first."""
+    """What `pdn query` selects games by: the criteria of `pdn filter` (pdn.archive.criteria, of
+    which this module is the SQL twin), and of games with the same moves only the first."""
 
     distinct_moves: bool = False
 
@@ -91,7 +91,7 @@ def result_condition(result: str) -> ColumnElement[bool]:
 
 def _written(engine: Engine, text: str, aliases: Aliases) -> list[str]:
     """The player names as written in the database that stand for a player whose name (as the
-    aliases give it) matches *text* (pdn.criteria.text_matches)."""
+    aliases give it) matches *text* (pdn.archive.criteria.text_matches)."""
     with engine.connect() as conn:
         names = conn.execute(select(GameRow.white).union(select(GameRow.black))).scalars().all()
     return sorted(n for n in names if n is not None and text_matches(aliases.name(n), text))

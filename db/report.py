@@ -7,15 +7,15 @@ from html import escape
 import pandas as pd
 from sqlalchemy import Engine, func, select
 
+from pdn.archive.openings import OpeningNames
 from pdn.db.questions import draw_stats, opening_stats, result_stats
 from pdn.db.schema import GameRow, PlyRow, at_ply
-from pdn.diagram import svg_diagram
-from pdn.fen import parse_fen
-from pdn.openings import OpeningNames
-from pdn.position import Position
-from pdn.reader import make_move
+from pdn.read.reader import make_move
+from pdn.render.diagram import svg_diagram
 from pdn.replay import candidates
-from pdn.variants import get_variant
+from pdn.rules.fen import parse_fen
+from pdn.rules.position import Position
+from pdn.rules.variants import get_variant
 
 OPENING_PLIES = 6
 

@@ -64,7 +64,7 @@ class SourceFile(Base):
 
 class GameRow(Base):
     """One game: a record (headers, variant, start, moves) stored once, however many files
-    hold a copy of it (see pdn.identity)."""
+    hold a copy of it (see pdn.archive.identity)."""
 
     __tablename__ = "games"
     id: Mapped[int] = mapped_column(GameId, primary_key=True, autoincrement=False)

@@ -1,9 +1,10 @@
 """Material and pattern search in the database.
 
-Material: each game's positions cut into runs of equal material (pdn.search.material_runs),
-one row per run with its signature (white men, white kings, black men, black kings packed into
-one integer) under an index, so that a material spec is a set of signatures looked up in the
-index, and "for N plies" adds up adjacent matching runs with a window function.
+Material: each game's positions cut into runs of equal material
+(pdn.archive.selection.material_runs), one row per run with its signature (white men, white kings,
+black men, black kings packed into one integer) under an index, so that a material spec is a set of
+signatures looked up in the index, and "for N plies" adds up adjacent matching runs with a window
+function.
 
 Patterns: each game's positions as one compressed blob of bitboards (the engine's own layout,
 little-endian words), scanned with numpy against the pattern's masks for the games the other
@@ -27,11 +28,11 @@ from sqlalchemy import (
     select,
 )
 
-from pdn.board import geometry
+from pdn.archive.selection import Count, Masks, Material, Pattern, Run
 from pdn.db.schema import BoardsRow, MaterialRow
-from pdn.position import Position, core
-from pdn.search import Count, Masks, Material, Pattern, Run
-from pdn.variants import VARIANTS, Variant
+from pdn.rules.geometry import geometry
+from pdn.rules.position import Position, core
+from pdn.rules.variants import VARIANTS, Variant
 
 if TYPE_CHECKING:  # numpy is loaded where boards are searched (an import does not need it)
     import numpy as np
@@ -63,7 +64,7 @@ def words(variant: Variant) -> int:
 def pack_boards(positions: Sequence[Position]) -> bytes:
     """The positions as a zlib-compressed array: per position, the bitboards of white men,
     white kings, black men and black kings (words() little-endian words each), then one byte
-    per position for the side to move (the layout of pdn.position.Core.scan)."""
+    per position for the side to move (the layout of pdn.rules.position.Core.scan)."""
     if not positions:
         return b""
     return compressed(core().scan(positions, words(positions[0].variant), False)[1])

@@ -2,7 +2,7 @@
 
 Every game is replayed on the way in and stored with its tags, its moves, the positions they
 lead through and its exact text; invalid games are stored too, marked with their errors. A game
-is a record (:mod:`pdn.identity`): a copy of a game already stored is not stored again, only
+is a record (:mod:`pdn.archive.identity`): a copy of a game already stored is not stored again, only
 noted where it was read, and games with the same moves but their own headers are each stored.
 Games are written in batches, each in one transaction, so an interrupted import leaves no
 half-written game and running it again completes it without replaying what is stored; a file
@@ -46,7 +46,19 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import aliased
 
-from pdn.criteria import winner
+from pdn.archive.criteria import winner
+from pdn.archive.identity import game_identity, main_line, start_fen
+from pdn.archive.parallel import Processes, Runner, Task, as_runner, run_tasks
+from pdn.archive.pipeline import (
+    OnProblem,
+    Options,
+    Progress,
+    find_files,
+    plan,
+    replay_tasks,
+    task_games,
+)
+from pdn.archive.validate import GameReport, report_game
 from pdn.db.connection import connect
 from pdn.db.schema import (
     Base,
@@ -59,15 +71,11 @@ from pdn.db.schema import (
     TagRow,
 )
 from pdn.db.search import compressed, signature, words
-from pdn.files import FileProblem, shown_name
 from pdn.game import Game
-from pdn.identity import game_identity, main_line, start_fen
-from pdn.parallel import Processes, Runner, Task, as_runner, run_tasks
-from pdn.pipeline import OnProblem, Options, Progress, find_files, plan, replay_tasks, task_games
-from pdn.position import Position, core
-from pdn.reader import detect_encoding
+from pdn.read.files import FileProblem, shown_name
+from pdn.read.reader import detect_encoding
 from pdn.replay import Replay
-from pdn.validate import GameReport, report_game
+from pdn.rules.position import Position, core
 
 BATCH = 4000  # games written in one transaction: game ids are hash bits, so each batch's rows
 # land all over the tables' pages, and fewer commits write fewer pages (1,000 to 4,000 took 1.6 s
@@ -263,7 +271,7 @@ def import_paths(
 ) -> ImportStats:
     """Import every game under *paths* into the database of *engine*, replayed in this process,
     in *workers* local processes or on a Dask cluster's runner, with the same result (see
-    :mod:`pdn.pipeline`). Into PostgreSQL, workers in other processes write their games
+    :mod:`pdn.archive.pipeline`). Into PostgreSQL, workers in other processes write their games
     themselves; into SQLite this process writes what they return. *progress* is told of the
     games and bytes done, *on_problem* of the files not read. With *candidates*, games are also
     replayed under the other variants their notation allows, and those that fit one as well are

@@ -6,9 +6,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pdn.board import Color
-    from pdn.fen import FenError, parse_fen, to_fen
-    from pdn.game import Game, GameWarning, MoveNode, Outcome, PdnSyntaxError, SetupNode, Tags
     from pdn.gameboard import (
         AmbiguousMoveError,
         Board,
@@ -18,23 +15,28 @@ if TYPE_CHECKING:
         MoveTextError,
         Termination,
     )
-    from pdn.position import Move, Position, perft
-    from pdn.reader import read_file, read_games, read_string
-    from pdn.variants import VARIANTS, Variant, get_variant
+    from pdn.game import Game, GameWarning, MoveNode, Outcome, PdnSyntaxError, SetupNode, Tags
+    from pdn.read.reader import read_file, read_games, read_string
+    from pdn.rules.fen import FenError, parse_fen, to_fen
+    from pdn.rules.geometry import Color
+    from pdn.rules.position import Move, Position, perft
+    from pdn.rules.variants import VARIANTS, Variant, get_variant
     from pdn.writer import write_game, write_games
 
 # Imported when first used, so that `import pdn.cli` (the `pdn` command starting) stays light
 _HOMES = {
-    "Color": "pdn.board",
-    "FenError": "pdn.fen", "parse_fen": "pdn.fen", "to_fen": "pdn.fen",
+    "Color": "pdn.rules.geometry",
+    "FenError": "pdn.rules.fen", "parse_fen": "pdn.rules.fen", "to_fen": "pdn.rules.fen",
     "Game": "pdn.game", "GameWarning": "pdn.game", "MoveNode": "pdn.game", "Outcome": "pdn.game",
     "PdnSyntaxError": "pdn.game", "SetupNode": "pdn.game", "Tags": "pdn.game",
     "AmbiguousMoveError": "pdn.gameboard", "Board": "pdn.gameboard", "Ending": "pdn.gameboard",
     "IllegalMoveError": "pdn.gameboard", "InvalidMoveError": "pdn.gameboard",
     "MoveTextError": "pdn.gameboard", "Termination": "pdn.gameboard",
-    "Move": "pdn.position", "Position": "pdn.position", "perft": "pdn.position",
-    "read_file": "pdn.reader", "read_games": "pdn.reader", "read_string": "pdn.reader",
-    "VARIANTS": "pdn.variants", "Variant": "pdn.variants", "get_variant": "pdn.variants",
+    "Move": "pdn.rules.position", "Position": "pdn.rules.position", "perft": "pdn.rules.position",
+    "read_file": "pdn.read.reader", "read_games": "pdn.read.reader",
+    "read_string": "pdn.read.reader",
+    "VARIANTS": "pdn.rules.variants", "Variant": "pdn.rules.variants",
+    "get_variant": "pdn.rules.variants",
     "write_game": "pdn.writer", "write_games": "pdn.writer",
 }  # fmt: skip
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 
-from pdn.variants import GameType, Variant
+from pdn.rules.variants import GameType, Variant
 
 # Case-insensitive tag names and their standard spelling (Italian names included, spec/pdn.md §2.3)
 TAG_ALIASES = {

@@ -17,15 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pdn.board import WHITE, Color, SquareError
-from pdn.drawrules import SEED, DrawRules, QuietReset, draw_rules
-from pdn.fen import parse_fen, to_fen
 from pdn.game import MoveNode
 from pdn.notation import MoveForm, legal_texts, move_text, written_moves
-from pdn.position import Duplicates, Move, Position, core
-from pdn.reader import make_move
-from pdn.textboard import text_board
-from pdn.variants import Variant, get_variant
+from pdn.read.reader import make_move
+from pdn.render.textboard import text_board
+from pdn.rules.draw import SEED, DrawRules, QuietReset, draw_rules
+from pdn.rules.fen import parse_fen, to_fen
+from pdn.rules.geometry import WHITE, Color, SquareError
+from pdn.rules.position import Duplicates, Move, Position, core
+from pdn.rules.variants import Variant, get_variant
 
 KING_RUN = 3  # Frisian: a king moves at most three times in a row without capturing
 
@@ -108,7 +108,7 @@ class Board:
 
     *variant* is a Variant or a name; *fen* the start (the variant's initial position when None);
     *rules* a DrawRules or the name of a set (``seed``: 40 moves and threefold repetition;
-    ``official``: the federation's, see pdn.drawrules).
+    ``official``: the federation's, see pdn.rules.draw).
     """
 
     __slots__ = (

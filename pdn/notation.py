@@ -7,9 +7,9 @@ import itertools
 from collections.abc import Sequence
 from enum import StrEnum
 
-from pdn.board import Geometry
-from pdn.position import Duplicates, Move, Position
-from pdn.variants import Notation
+from pdn.rules.geometry import Geometry
+from pdn.rules.position import Duplicates, Move, Position
+from pdn.rules.variants import Notation
 
 
 class MoveForm(StrEnum):

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, create_engine, select, text
 
+from pdn.archive.validate import validate_paths
 from pdn.db.connection import open_database
 from pdn.db.schema import Base
 from pdn.db.store import ImportStats, import_paths
-from pdn.position import CORES, use_core
-from pdn.validate import validate_paths
+from pdn.rules.position import CORES, use_core
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus"

@@ -7,7 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pdn.cli.app import app
-from pdn.reader import read_games
+from pdn.read.reader import read_games
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 

@@ -138,7 +138,7 @@ def test_start_up_imports_no_heavy_library() -> None:
         heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY)
         assert heavy == [], (args, heavy)
     bare = imported_by("--version")
-    assert "pdn.cli.output" in bare and "lark" not in bare and "pdn.reader" not in bare
+    assert "pdn.cli.output" in bare and "lark" not in bare and "pdn.read.reader" not in bare
 
 
 def test_import_loads_no_pandas(tmp_path: Path) -> None:

@@ -23,14 +23,14 @@ from conftest import (
     postgres_reason,
     table_digests,
 )
+from pdn.archive.cluster import ClusterError, DaskRunner, connect
+from pdn.archive.parallel import AHEAD, Processes
+from pdn.archive.validate import validate_paths
 from pdn.cli.app import app
-from pdn.cluster import ClusterError, DaskRunner, connect
 from pdn.db.connection import open_database
 from pdn.db.schema import GameRow
 from pdn.db.store import ImportStats, import_paths
-from pdn.parallel import AHEAD, Processes
-from pdn.reader import read_games
-from pdn.validate import validate_paths
+from pdn.read.reader import read_games
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 needs_postgres = pytest.mark.skipif(postgres_reason() is not None, reason=str(postgres_reason()))

@@ -10,12 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import corpus_dir, corpus_files
-from pdn.board import geometry
+from pdn.archive.convert import Captures, Style, convert_paths
 from pdn.cli.app import app
-from pdn.convert import Captures, Style, convert_paths
-from pdn.position import Position
-from pdn.reader import read_string
-from pdn.variants import Notation, get_variant
+from pdn.read.reader import read_string
+from pdn.rules.geometry import geometry
+from pdn.rules.position import Position
+from pdn.rules.variants import Notation, get_variant
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 

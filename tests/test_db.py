@@ -25,8 +25,8 @@ from sqlalchemy import Connection, Engine, delete, func, select, update
 from sqlalchemy.exc import OperationalError
 from typer.testing import CliRunner
 
+import pdn.archive.parallel
 import pdn.db.store
-import pdn.parallel
 import pdn.replay
 from conftest import (
     corpus_dir,
@@ -35,6 +35,8 @@ from conftest import (
     postgres_reason,
     table_digests,
 )
+from pdn.archive.parallel import Task
+from pdn.archive.pipeline import Options
 from pdn.cli.app import app
 from pdn.db.connection import DatabaseRefused, open_database
 from pdn.db.questions import GameFilter, find_games
@@ -48,9 +50,7 @@ from pdn.db.schema import (
     TagRow,
 )
 from pdn.db.store import ImportStats, Record, SpanCounts, import_paths, span_records
-from pdn.parallel import Task
-from pdn.pipeline import Options
-from pdn.reader import read_games
+from pdn.read.reader import read_games
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
@@ -154,7 +154,7 @@ def test_workers_write_the_same_database(
     db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # 460 games cut into spans of about 10 kB; into PostgreSQL the two workers write them
-    monkeypatch.setattr(pdn.parallel, "SPAN_BYTES", 10_000)
+    monkeypatch.setattr(pdn.archive.parallel, "SPAN_BYTES", 10_000)
     path = corpus_dir() / "russian" / "migo-World_Championship_1998.pdn"
     one = open_database(str(tmp_path / "one.db"))
     import_paths(one, [path])
@@ -182,7 +182,7 @@ def test_a_file_cut_into_spans_is_written_in_batches_of_the_file(
 ) -> None:
     # the 460 games of the file (161 kB) in 17 spans: into SQLite, the parent writes batches of 200
     # games across spans (a batch per span made a commit per span)
-    monkeypatch.setattr(pdn.parallel, "SPAN_BYTES", 10_000)
+    monkeypatch.setattr(pdn.archive.parallel, "SPAN_BYTES", 10_000)
     written: list[int] = []
     write = pdn.db.store._write
 
@@ -194,7 +194,7 @@ def test_a_file_cut_into_spans_is_written_in_batches_of_the_file(
     path = corpus_dir() / "russian" / "migo-World_Championship_1998.pdn"
     engine = open_database(str(tmp_path / "x.db"))
     stats = import_paths(engine, [path], workers=2, batch=200)
-    assert len(pdn.parallel.file_tasks([path], 2, lambda _: None)) == 17
+    assert len(pdn.archive.parallel.file_tasks([path], 2, lambda _: None)) == 17
     assert written == [200, 200, 60]
     assert (stats.games, stats.added + stats.copies, stats.files) == (460, 460, 1)
     engine.dispose()
@@ -357,7 +357,7 @@ def test_refuses_a_newer_or_older_schema(tmp_path: Path) -> None:
 
 def test_a_rerun_replays_only_what_is_missing(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # the file cut into spans of about 3 kB: the stored games are found span by span
-    monkeypatch.setattr(pdn.parallel, "SPAN_BYTES", 3_000)
+    monkeypatch.setattr(pdn.archive.parallel, "SPAN_BYTES", 3_000)
     path = SAMPLES / "english-oca-first20.pdn"
     engine = open_database(db)
     first = import_paths(engine, [path])

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, create_engine, insert
 
+from pdn.archive.pipeline import file_preference
+from pdn.archive.selection import material_runs, parse_material, parse_pattern
 from pdn.db.schema import BoardsRow, MaterialRow
 from pdn.db.search import (
     least_material,
@@ -18,10 +20,8 @@ from pdn.db.search import (
     pattern_games,
     signatures,
 )
-from pdn.pipeline import file_preference
-from pdn.reader import read_games
+from pdn.read.reader import read_games
 from pdn.replay import replay_game
-from pdn.search import material_runs, parse_material, parse_pattern
 
 HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
 

@@ -8,10 +8,10 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pdn.cli.app import app
-from pdn.diagram import svg_diagram
-from pdn.fen import parse_fen
-from pdn.position import Position
-from pdn.variants import get_variant
+from pdn.render.diagram import svg_diagram
+from pdn.rules.fen import parse_fen
+from pdn.rules.position import Position
+from pdn.rules.variants import get_variant
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 

@@ -12,14 +12,14 @@ from sqlalchemy import Engine, func, select
 from typer.testing import CliRunner
 
 from conftest import corpus_dir
+from pdn.archive.identity import Same, game_identity, header
 from pdn.cli.app import app
 from pdn.db.connection import open_database
 from pdn.db.duplicates import database_duplicates, file_duplicates
 from pdn.db.questions import GameFilter, find_games
 from pdn.db.schema import GameRow, SourceFile
 from pdn.db.store import ImportStats, import_paths
-from pdn.identity import Same, game_identity, header
-from pdn.reader import read_string
+from pdn.read.reader import read_string
 from pdn.replay import replay_game
 
 GAME = """[Event "Open d'Allinges"] [Site "Allinges"] [Date "2007.??.??"] [Round "1"]

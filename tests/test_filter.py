@@ -11,18 +11,18 @@ import pytest
 from sqlalchemy import Engine
 
 from conftest import corpus_dir
-from pdn.criteria import Criteria
+from pdn.archive.criteria import Criteria
+from pdn.archive.filtering import Output, filter_paths
+from pdn.archive.identity import Same, game_identity
+from pdn.archive.pipeline import file_preference
+from pdn.archive.players import Aliases
+from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, count_games, find_games
 from pdn.db.store import ImportStats, import_paths
-from pdn.files import pdn_files
-from pdn.filtering import Output, filter_paths
-from pdn.identity import Same, game_identity
-from pdn.pipeline import file_preference
-from pdn.players import Aliases
-from pdn.reader import read_games
+from pdn.read.files import pdn_files
+from pdn.read.reader import read_games
 from pdn.replay import replay_game
-from pdn.search import parse_material, parse_pattern
 
 HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
 

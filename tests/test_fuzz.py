@@ -15,14 +15,14 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import corpus_dir
+from pdn.archive.listing import GameRow, list_games
+from pdn.archive.validate import validate_file
 from pdn.cli.app import app
 from pdn.db.connection import open_database
 from pdn.db.store import import_paths
-from pdn.files import FileProblem
 from pdn.game import Game
-from pdn.listing import GameRow, list_games
-from pdn.reader import read_games
-from pdn.validate import validate_file
+from pdn.read.files import FileProblem
+from pdn.read.reader import read_games
 
 SOURCES = [  # a few games of every kind of file: variants, dialects, comments, variations
     "english/OCA_2.0.pdn",

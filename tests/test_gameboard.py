@@ -10,14 +10,14 @@ from __future__ import annotations
 import pytest
 
 from pdn import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError
-from pdn.board import WHITE, Color
-from pdn.drawrules import DrawRules, QuietReset
-from pdn.fen import parse_fen
 from pdn.gameboard import Ending, Termination
 from pdn.notation import MoveForm, move_text
-from pdn.position import CORES, use_core
-from pdn.textboard import text_board
-from pdn.variants import get_variant
+from pdn.render.textboard import text_board
+from pdn.rules.draw import DrawRules, QuietReset
+from pdn.rules.fen import parse_fen
+from pdn.rules.geometry import WHITE, Color
+from pdn.rules.position import CORES, use_core
+from pdn.rules.variants import get_variant
 
 ENGLISH_START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pdn.archive.listing import list_games
 from pdn.cli.app import app
-from pdn.files import FileProblem, NoPdnFilesError, pdn_files
 from pdn.game import GameWarning
-from pdn.listing import list_games
-from pdn.reader import LIMIT_VARIABLE, MAX_DEPTH, read_games
-from pdn.tokens import grammar
+from pdn.read.files import FileProblem, NoPdnFilesError, pdn_files
+from pdn.read.reader import LIMIT_VARIABLE, MAX_DEPTH, read_games
+from pdn.read.tokens import grammar
 
 runner = CliRunner()
 

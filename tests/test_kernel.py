@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import corpus_dir, need_core
-from pdn.board import BLACK, WHITE, geometry
+from pdn.archive.validate import validate_paths
 from pdn.cli.app import app
-from pdn.fen import parse_fen
-from pdn.position import CORES, PYTHON, Core, Duplicates, Move, Position, core, use_core
-from pdn.validate import validate_paths
-from pdn.variants import VARIANTS, Variant, get_variant
+from pdn.rules.fen import parse_fen
+from pdn.rules.geometry import BLACK, WHITE, geometry
+from pdn.rules.position import CORES, PYTHON, Core, Duplicates, Move, Position, core, use_core
+from pdn.rules.variants import VARIANTS, Variant, get_variant
 
 RULE_ROWS = [*VARIANTS, *(f"{name}-nco" for name, v in VARIANTS.items() if v.width == 8)]
 MODES = list(Duplicates)
@@ -226,7 +226,7 @@ def test_use_core_switches_and_version_says_which() -> None:
 
 
 def test_environment_forces_the_python_core() -> None:
-    code = "from pdn.position import core; print(core().name)"
+    code = "from pdn.rules.position import core; print(core().name)"
     run = subprocess.run(
         [sys.executable, "-c", code],
         env={"PDN_CORE": "python", "PATH": ""},

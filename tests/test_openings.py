@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from pdn.archive.openings import OpeningNames, OpeningsError, opening_names, play_moves
 from pdn.db.connection import open_database
 from pdn.db.questions import explore, opening_stats
 from pdn.db.report import html_report
 from pdn.db.store import import_paths
-from pdn.openings import OpeningNames, OpeningsError, opening_names, play_moves
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "english-openings.csv"
 HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pdn.position import Duplicates, Position, perft
-from pdn.variants import get_variant
+from pdn.rules.position import Duplicates, Position, perft
+from pdn.rules.variants import get_variant
 
 pytestmark = pytest.mark.usefixtures("each_core")  # every count on both cores
 

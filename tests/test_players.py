@@ -11,13 +11,20 @@ import pytest
 from sqlalchemy import Engine
 
 from conftest import corpus_dir
+from pdn.archive.players import (
+    AliasError,
+    Aliases,
+    alias_rows,
+    group_names,
+    name_key,
+    player_counts,
+)
 from pdn.db.connection import open_database
 from pdn.db.players import PLAYER_COLUMNS, player_names, player_stats
 from pdn.db.questions import draw_stats
 from pdn.db.store import import_paths
-from pdn.files import pdn_files
-from pdn.players import AliasError, Aliases, alias_rows, group_names, name_key, player_counts
-from pdn.reader import read_games
+from pdn.read.files import pdn_files
+from pdn.read.reader import read_games
 
 HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
 

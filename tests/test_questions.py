@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import Engine, event
 from typer.testing import CliRunner
 
+from pdn.archive.selection import parse_material
 from pdn.cli.app import app
 from pdn.db.connection import open_database
 from pdn.db.questions import (
@@ -27,7 +28,6 @@ from pdn.db.questions import (
 )
 from pdn.db.report import html_report
 from pdn.db.store import ImportStats, import_paths
-from pdn.search import parse_material
 
 # 14 games read, 13 stored: the last is E5 again (tags in another order, other whitespace, a
 # comment), a copy. In English Black moves first and 1-0 is a Black win; in International

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from lark import Token, Tree
 
 from conftest import corpus_dir, corpus_files
-from pdn import lines
 from pdn.game import Game, GameWarning, MoveNode, Outcome, SetupNode, Tags
-from pdn.reader import game_spans, plain_moves, read_file, read_games, read_string
-from pdn.tokens import TOKEN_PATTERN, grammar, lark_token_pattern, token_re
+from pdn.read import lines
+from pdn.read.reader import game_spans, plain_moves, read_file, read_games, read_string
+from pdn.read.tokens import TOKEN_PATTERN, grammar, lark_token_pattern, token_re
 
 OK_FILES = [f for f in corpus_files() if f.expect == "ok"]
 ODD_FILES = [f for f in corpus_files() if f.expect == "odd"]

@@ -6,11 +6,11 @@ Square numbers are worked out by hand from the numbering of spec/pdn.md §6 (Eng
 
 from __future__ import annotations
 
-from pdn.board import geometry
-from pdn.drawrules import draw_rules
-from pdn.reader import read_string
+from pdn.read.reader import read_string
 from pdn.replay import Replay, candidate_variants, replay_game
-from pdn.variants import get_variant
+from pdn.rules.draw import draw_rules
+from pdn.rules.geometry import geometry
+from pdn.rules.variants import get_variant
 
 OPENING = ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]
 

@@ -17,18 +17,18 @@ from pathlib import Path
 import pytest
 
 from conftest import corpus_dir, need_core
-from pdn.board import WHITE, Geometry
+from pdn.archive.identity import game_identity, main_line
+from pdn.archive.pipeline import replay_paths
+from pdn.archive.selection import Run, material_runs
 from pdn.db.search import pack_boards, signature, words
 from pdn.db.store import build_record
-from pdn.fen import parse_fen
 from pdn.game import Game
-from pdn.identity import game_identity, main_line
 from pdn.notation import pdn_path
-from pdn.pipeline import replay_paths
-from pdn.position import CORES, PYTHON, Core, Duplicates, Position, use_core
 from pdn.replay import Replay
-from pdn.search import Run, material_runs
-from pdn.variants import get_variant
+from pdn.rules.fen import parse_fen
+from pdn.rules.geometry import WHITE, Geometry
+from pdn.rules.position import CORES, PYTHON, Core, Duplicates, Position, use_core
+from pdn.rules.variants import get_variant
 
 # One or more files of each variant the corpus holds; the first five hold the captures written
 # in their long form that test_corpus_long_forms names.

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from pdn.fen import parse_fen
 from pdn.notation import MoveForm, move_text
-from pdn.position import Position
-from pdn.variants import VARIANTS, get_variant
+from pdn.rules.fen import parse_fen
+from pdn.rules.position import Position
+from pdn.rules.variants import VARIANTS, get_variant
 
 pytestmark = pytest.mark.usefixtures("each_core")  # every case on both cores
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pdn import Position, get_variant, parse_fen, read_string
-from pdn.replay import replay_game
-from pdn.search import (
+from pdn.archive.selection import (
     ANY,
     Count,
     Material,
@@ -20,6 +19,7 @@ from pdn.search import (
     parse_pattern,
     reaches_pattern,
 )
+from pdn.replay import replay_game
 
 # English: Black (men on 1-12) moves first. 15x22 takes the white man on 18, 25x18 the black
 # man on 22: White loses a man at ply 3, Black at ply 4.

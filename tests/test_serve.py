@@ -35,17 +35,17 @@ from conftest import (
     postgres_database,
     postgres_reason,
 )
-from pdn.board import BLACK, WHITE
 from pdn.cli.app import app
 from pdn.db.connection import open_database
 from pdn.db.questions import explore
 from pdn.db.store import import_paths
-from pdn.fen import parse_fen, to_fen
 from pdn.game import Game
-from pdn.position import Position
-from pdn.reader import make_move, read_games
+from pdn.read.reader import make_move, read_games
 from pdn.replay import candidates, replay_game
-from pdn.variants import get_variant
+from pdn.rules.fen import parse_fen, to_fen
+from pdn.rules.geometry import BLACK, WHITE
+from pdn.rules.position import Position
+from pdn.rules.variants import get_variant
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 ENGLISH = SAMPLES / "english-oca-first20.pdn"

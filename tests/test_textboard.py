@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pdn.browser import Browser, main_line
 from pdn.cli.app import app
-from pdn.fen import parse_fen, to_fen
-from pdn.reader import read_string
+from pdn.read.reader import read_string
+from pdn.render.browser import Browser, main_line
+from pdn.render.textboard import text_board
 from pdn.replay import replay_game
-from pdn.textboard import text_board
-from pdn.variants import get_variant
+from pdn.rules.fen import parse_fen, to_fen
+from pdn.rules.variants import get_variant
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 # International: 32-28 with an alternative 33-28 18-23, inside which 19-23 2. 28x19 replaces

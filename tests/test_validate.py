@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import corpus_dir, corpus_files
+from pdn.archive.validate import GameReport, validate_file, validate_paths
 from pdn.cli.app import app
-from pdn.validate import GameReport, validate_file, validate_paths
 
 runner = CliRunner()
 INTERNATIONAL_OPENING = [
@@ -183,12 +183,14 @@ def test_workers_give_the_same_reports(corpus: Path) -> None:
 def test_spans_of_a_large_file_give_the_same_reports(
     corpus: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pdn.parallel
+    import pdn.archive.parallel
 
-    monkeypatch.setattr(pdn.parallel, "SPAN_BYTES", 10_000)  # cut this 160 kB file into spans
+    monkeypatch.setattr(
+        pdn.archive.parallel, "SPAN_BYTES", 10_000
+    )  # cut this 160 kB file into spans
     path = corpus / "russian" / "migo-World_Championship_1998.pdn"
     whole = [r.as_dict() for r in validate_file(path)]
-    assert len(pdn.parallel.file_tasks([path], 1, lambda _: None)) >= 10  # about 16 spans
+    assert len(pdn.archive.parallel.file_tasks([path], 1, lambda _: None)) >= 10  # about 16 spans
     one = [r.as_dict() for r in validate_paths([path], workers=1)]
     two = [r.as_dict() for r in validate_paths([path], workers=2)]
     assert whole == one == two and [r["index"] for r in two] == list(range(1, 461))

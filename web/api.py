@@ -14,7 +14,6 @@ from typing import Any
 import pandas as pd
 from sqlalchemy import Engine, func, select
 
-from pdn.board import SquareError
 from pdn.db.questions import (
     GameFilter,
     QuestionError,
@@ -24,14 +23,15 @@ from pdn.db.questions import (
     position_digest,
 )
 from pdn.db.schema import GameRow, PlyRow, SourceFile
-from pdn.diagram import svg_diagram
-from pdn.drawrules import RULE_SETS
-from pdn.fen import parse_fen, to_fen
 from pdn.notation import MoveForm, move_text
-from pdn.position import Move, Position
-from pdn.reader import make_move, read_string
+from pdn.read.reader import make_move, read_string
+from pdn.render.diagram import svg_diagram
 from pdn.replay import candidates, replay_game
-from pdn.variants import VARIANTS, get_variant
+from pdn.rules.draw import RULE_SETS
+from pdn.rules.fen import parse_fen, to_fen
+from pdn.rules.geometry import SquareError
+from pdn.rules.position import Move, Position
+from pdn.rules.variants import VARIANTS, get_variant
 from pdn.web.gametree import game_tree
 
 GAME_COLUMNS = ["id", "white", "black", "event", "site", "date", "result", "variant", "plies",

@@ -28,8 +28,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pdn.db.questions import GameFilter, QuestionError
 from pdn.db.schema import GameRow
-from pdn.fen import FenError
-from pdn.variants import UnknownVariantError
+from pdn.rules.fen import FenError
+from pdn.rules.variants import UnknownVariantError
 from pdn.web import api
 
 STATIC = Path(__file__).resolve().parent / "static"

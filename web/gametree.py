@@ -12,12 +12,12 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pdn.board import WHITE, SquareError
-from pdn.fen import FenError, parse_fen, to_fen
 from pdn.game import CommentNode, Game, MoveNode, Node, SetupNode
 from pdn.notation import MoveForm, move_text
-from pdn.position import Move, Position
 from pdn.replay import MoveError, Replay, candidates
+from pdn.rules.fen import FenError, parse_fen, to_fen
+from pdn.rules.geometry import WHITE, SquareError
+from pdn.rules.position import Move, Position
 
 
 @dataclass(slots=True)

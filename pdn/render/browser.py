@@ -7,12 +7,12 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 
-from pdn.board import Color
-from pdn.fen import to_fen
 from pdn.game import Game, MoveNode, Node
-from pdn.position import Move, Position
+from pdn.render.textboard import legend, text_board
 from pdn.replay import Replay, candidates
-from pdn.textboard import legend, text_board
+from pdn.rules.fen import to_fen
+from pdn.rules.geometry import Color
+from pdn.rules.position import Move, Position
 
 
 def colours(game: Game, replay: Replay) -> str:

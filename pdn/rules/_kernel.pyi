@@ -1,10 +1,10 @@
-"""Type stub of the compiled move kernel (pdn/_kernel.c); position.py wraps it."""
+"""Type stub of the compiled move kernel (pdn/rules/_kernel.c); position.py wraps it."""
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pdn.board import Geometry
-from pdn.position import Duplicates, Move, Position
+from pdn.rules.geometry import Geometry
+from pdn.rules.position import Duplicates, Move, Position
 
 def setup(
     move: type[Move],

@@ -1,13 +1,13 @@
 """The reader's lexer: the terminals of pdn.lark as one compiled regular expression.
 
-pdn.lark stays the one definition of PDN's tokens. Its terminals are joined here in the order
-Lark's own lexer tries them (priority, then width), behind the grammar's ignored whitespace, with
-one more alternative, ERROR, that takes any other character; the pattern is written out below as
+pdn.lark stays the one definition of PDN's tokens. Its terminals are joined here in the order Lark's
+own lexer tries them (priority, then width), behind the grammar's ignored whitespace, with one more
+alternative, ERROR, that takes any other character; the pattern is written out below as
 TOKEN_PATTERN, and tests hold it to what Lark makes of pdn.lark. One ``finditer`` over a game's text
-then yields every token, as python-chess's MOVETEXT_REGEX does; the reader (pdn/reader.py) follows
-the grammar's only nesting, variations, with an explicit stack, so no input can exhaust Python's
-recursion. The LALR parser of the grammar (:func:`grammar`) is kept for the tests, which hold the
-reader to it on the corpus.
+then yields every token, as python-chess's MOVETEXT_REGEX does; the reader (pdn/read/reader.py)
+follows the grammar's only nesting, variations, with an explicit stack, so no input can exhaust
+Python's recursion. The LALR parser of the grammar (:func:`grammar`) is kept for the tests, which
+hold the reader to it on the corpus.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ ERROR = "ERROR"  # not in the grammar: a character no terminal takes
 
 
 def _grammar_text() -> str:
-    return files("pdn").joinpath("pdn.lark").read_text(encoding="utf-8")
+    return files("pdn.read").joinpath("pdn.lark").read_text(encoding="utf-8")
 
 
 @cache

@@ -1,11 +1,11 @@
 """A position drawn as text: the board with its square numbers (or names) and a legend (the
-game browser that shows it with a move list is :mod:`pdn.browser`)."""
+game browser that shows it with a move list is :mod:`pdn.render.browser`)."""
 
 from __future__ import annotations
 
-from pdn.board import BLACK, WHITE
-from pdn.position import Position
-from pdn.variants import Notation
+from pdn.rules.geometry import BLACK, WHITE
+from pdn.rules.position import Position
+from pdn.rules.variants import Notation
 
 SYMBOLS = {(WHITE, False): "w", (WHITE, True): "W", (BLACK, False): "b", (BLACK, True): "B"}
 CELL = 4  # characters per square

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from xml.sax.saxutils import escape
 
-from pdn.board import BLACK, WHITE, Color
-from pdn.position import Move, Position
-from pdn.variants import Notation
+from pdn.rules.geometry import BLACK, WHITE, Color
+from pdn.rules.position import Move, Position
+from pdn.rules.variants import Notation
 
 CELL = 40
 MARGIN = 20

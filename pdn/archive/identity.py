@@ -21,12 +21,12 @@ from enum import StrEnum
 from functools import cache, lru_cache
 from pathlib import Path
 
-from pdn.board import Geometry
-from pdn.fen import to_fen
+from pdn.archive.pipeline import Options, replay_paths
 from pdn.game import Game
-from pdn.pipeline import Options, replay_paths
-from pdn.position import Position, core
 from pdn.replay import Replay
+from pdn.rules.fen import to_fen
+from pdn.rules.geometry import Geometry
+from pdn.rules.position import Position, core
 
 HEADERS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
 _UNKNOWN = {"", "?", "-", "*", "????.??.??", "????-??-??", "??.??.????"}

@@ -32,9 +32,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from pdn.board import BLACK, WHITE, Geometry, SquareError, geometry
-from pdn.position import Counts, Position, core
-from pdn.variants import Variant
+from pdn.rules.geometry import BLACK, WHITE, Geometry, SquareError, geometry
+from pdn.rules.position import Counts, Position, core
+from pdn.rules.variants import Variant
 
 
 class SpecError(ValueError):

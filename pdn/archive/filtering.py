@@ -1,8 +1,8 @@
-"""`pdn filter`: the games of PDN files that meet some criteria (pdn.criteria), written as they
-were read or converted, or only counted.
+"""`pdn filter`: the games of PDN files that meet some criteria (pdn.archive.criteria), written as
+they were read or converted, or only counted.
 
 With *drop* set, duplicates are left out as the database leaves them out: copies of a game read
-before (the same record, pdn.identity) are dropped before the criteria are applied, as a
+before (the same record, pdn.archive.identity) are dropped before the criteria are applied, as a
 database stores a record once; with *drop* moves, of the games selected with the same moves only
 the first is kept too, as `pdn query --distinct-moves` does.
 """
@@ -15,18 +15,19 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from pdn.convert import Style, Target, convert_one, csv_text
-from pdn.criteria import Criteria
+from pdn.archive.convert import Style, Target, convert_one, csv_text
+from pdn.archive.criteria import Criteria
+from pdn.archive.identity import Same, game_identity
+from pdn.archive.parallel import Runner
+from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import Game
-from pdn.identity import Same, game_identity
-from pdn.parallel import Runner
-from pdn.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.replay import Replay
 
 
 @dataclass(frozen=True, slots=True)
 class Output:
-    """How selected games are written: as read (None), or converted (pdn.convert) to *to*."""
+    """How selected games are written: as read (None), or converted (pdn.archive.convert) to
+    *to*."""
 
     to: str = "pdn"  # pdn, json or csv
     style: Style | None = None  # None: the variant's own notation
@@ -63,7 +64,8 @@ def see(
 
 def _written(game: Game, replay: Replay | None, output: Output | None) -> tuple[str, bool]:
     """The text written for a selected game, and whether it is kept as read although a
-    conversion was asked for (as `pdn convert` writes it: :func:`pdn.convert.convert_one`)."""
+    conversion was asked for (as `pdn convert` writes it:
+    :func:`pdn.archive.convert.convert_one`)."""
     if output is None:
         return game.raw.strip() + "\n", False
     done = convert_one(game, replay, Target(output.to), output.style or Style())
@@ -86,7 +88,7 @@ def filter_paths(
     on_problem: OnProblem | None = None,
 ) -> Iterator[Seen]:
     """The selected games under *paths*, in file order (duplicates dropped as *drop* says),
-    the same whatever runs them (see :mod:`pdn.pipeline`; *progress* and *on_problem* as
+    the same whatever runs them (see :mod:`pdn.archive.pipeline`; *progress* and *on_problem* as
     there)."""
     criteria.reached()  # a bad --moves or --fen fails here, before any file is read
     work = partial(see, criteria=criteria, drop=drop, output=output)

@@ -6,8 +6,8 @@ import json
 from functools import cache
 from importlib.resources import files
 
-from pdn.fen import parse_fen
-from pdn.variants import get_variant
+from pdn.rules.fen import parse_fen
+from pdn.rules.variants import get_variant
 
 
 @cache

@@ -4,14 +4,14 @@ One reading loop serves every use: a full read, ``headers_only`` (the movetext i
 ``select`` (games whose tags it rejects are not yielded) are options over the same loop, so the
 games, their indexes, lines and offsets never differ between them.
 
-- Lines (pdn/lines.py) are read in blocks; a line over the size limit is passed over unread.
+- Lines (pdn/read/lines.py) are read in blocks; a line over the size limit is passed over unread.
 - A line scanner cuts the lines into chunks of whole games: a tag line after movetext, a line
   that ends a game with its result, or a comment left open that runs into a blank line and a
   tag line starts a new chunk. A broken game never costs the games after it, and a chunk larger
   than the size limit is reported as one game too large and passed over.
 - Each chunk is decoded on its own: UTF-8, or, line by line where it is not, cp1252 with a
-  warning on the game (pdn/lines.py reads UTF-16).
-- Its tokens (pdn/tokens.py) are cut into games: a game starts at a tag pair written
+  warning on the game (pdn/read/lines.py reads UTF-16).
+- Its tokens (pdn/read/tokens.py) are cut into games: a game starts at a tag pair written
   ``[Name "value"]``, or at a move from a square that begins a line (or follows the previous
   game's end); it ends at its result or "*", at the next tag section or at the end of its chunk.
   Text that is neither a tag pair nor a move (prose, a stray character, a lone result) is never
@@ -35,7 +35,6 @@ from operator import add
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from pdn.files import STDIN, FileProblem, pdn_files, shown_name
 from pdn.game import (
     CommentNode,
     Game,
@@ -48,8 +47,9 @@ from pdn.game import (
     Tags,
     located,
 )
-from pdn.lines import BLOCK, Batch, binary_lines, sniff, string_lines, text_lines
-from pdn.tokens import (
+from pdn.read.files import STDIN, FileProblem, pdn_files, shown_name
+from pdn.read.lines import BLOCK, Batch, binary_lines, sniff, string_lines, text_lines
+from pdn.read.tokens import (
     COMMENT,
     ERROR,
     JUNK,
@@ -1192,7 +1192,7 @@ class Span:
     start: int
     end: int  # exclusive
     line: int  # line number of the first line
-    encoding: str  # 'bytes' or a UTF-16 form (see pdn.lines.sniff)
+    encoding: str  # 'bytes' or a UTF-16 form (see pdn.read.lines.sniff)
     index: int = 0  # 0-based index in the file of the range's first game
 
 
@@ -1408,9 +1408,9 @@ def game_files(
     problems: list[FileProblem],
     max_game_bytes: int | None = None,
 ) -> list[Path]:
-    """The files under *paths* (see :func:`pdn.files.pdn_files`; standard input and pipes
+    """The files under *paths* (see :func:`pdn.read.files.pdn_files`; standard input and pipes
     spooled) that hold at least one game; each other file is added to *problems*: not read, or
-    "no games found" (neither a tag nor a move). Raises :class:`pdn.files.MissingPathError` as
+    "no games found" (neither a tag nor a move). Raises :class:`pdn.read.files.MissingPathError` as
     pdn_files does."""
     found = []
     for path in pdn_files(paths, problems):

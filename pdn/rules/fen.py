@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from pdn.board import Color, Geometry, SquareError, geometry
-from pdn.position import Position
-from pdn.variants import Notation, Variant
+from pdn.rules.geometry import Color, Geometry, SquareError, geometry
+from pdn.rules.position import Position
+from pdn.rules.variants import Notation, Variant
 
 
 class FenError(ValueError):

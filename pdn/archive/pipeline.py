@@ -1,9 +1,9 @@
-"""One pipeline under every command that reads archives (list, validate, convert, annotate,
-import): find the files, decide each file's variant preference, cut the work into tasks of whole
-games, then read and replay every game and hand it to a per-game function, in this process, in
-local worker processes or on a Dask cluster (:mod:`pdn.parallel`). Whatever runs it, the results
-come back in file order. A file that cannot be read, or holds no game, is told to the caller's
-*on_problem* (one :class:`pdn.files.FileProblem` each) and the other files are read; without
+"""One pipeline under every command that reads archives (list, validate, convert, annotate, import):
+find the files, decide each file's variant preference, cut the work into tasks of whole games, then
+read and replay every game and hand it to a per-game function, in this process, in local worker
+processes or on a Dask cluster (:mod:`pdn.archive.parallel`). Whatever runs it, the results come
+back in file order. A file that cannot be read, or holds no game, is told to the caller's
+*on_problem* (one :class:`pdn.read.files.FileProblem` each) and the other files are read; without
 *on_problem* it raises.
 
 The per-game function runs where the game is replayed (in a worker, for a runner elsewhere), so
@@ -18,11 +18,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from pdn.files import FileProblem, pdn_files, shown_name
+from pdn.archive.parallel import Runner, Task, as_runner, file_tasks, run_tasks
 from pdn.game import Game
-from pdn.parallel import Runner, Task, as_runner, file_tasks, run_tasks
-from pdn.reader import game_files, read_games
-from pdn.variants import get_variant
+from pdn.read.files import FileProblem, pdn_files, shown_name
+from pdn.read.reader import game_files, read_games
+from pdn.rules.variants import get_variant
 
 if TYPE_CHECKING:
     from pdn.replay import Replay
@@ -52,7 +52,7 @@ class Options:
 def find_files(paths: Iterable[str | Path], on_problem: OnProblem | None = None) -> list[Path]:
     """The PDN files under *paths*: each file named, and the ``*.pdn`` files of each folder;
     with *on_problem*, those that hold a game, the others told to it. A missing path raises
-    :class:`pdn.files.MissingPathError` before anything is read."""
+    :class:`pdn.read.files.MissingPathError` before anything is read."""
     if on_problem is None:
         return pdn_files(paths)
     problems: list[FileProblem] = []

@@ -8,11 +8,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pdn.board import WHITE
+from pdn.archive.parallel import Runner
+from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import Game, GameWarning
-from pdn.parallel import Runner
-from pdn.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.replay import MoveError, Replay
+from pdn.rules.geometry import WHITE
 
 
 @dataclass(slots=True)
@@ -121,9 +121,10 @@ def validate_paths(
     on_problem: OnProblem | None = None,
 ) -> Iterator[GameReport]:
     """Reports for every game under *paths*, in file order, the same whatever runs them: this
-    process, *workers* local processes, or a Dask cluster's runner (see :mod:`pdn.pipeline`);
-    *progress* is told of the games and bytes done, *on_problem* of the files not read; with
-    *candidates*, each report lists the other variants the game fits as well."""
+    process, *workers* local processes, or a Dask cluster's runner (see
+    :mod:`pdn.archive.pipeline`); *progress* is told of the games and bytes done, *on_problem* of
+    the files not read; with *candidates*, each report lists the other variants the game fits as
+    well."""
     options = Options(variant, rules, candidates=candidates)
     yield from replay_paths(paths, report_game, options, workers, progress, on_problem)
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pdn.archive.parallel import Runner
+from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import Game, PdnSyntaxError
-from pdn.parallel import Runner
-from pdn.pipeline import OnProblem, Options, Progress, replay_paths
 
 if TYPE_CHECKING:
     from pdn.replay import Replay
@@ -71,7 +71,7 @@ def list_games(
 ) -> Iterator[GameRow]:
     """Rows for every game of every PDN file under *paths*, in file order (headers read, the
     main line counted, nothing replayed), the same whatever runs it; files that cannot be read
-    or hold no game go to *on_problem* (see :mod:`pdn.pipeline`)."""
+    or hold no game go to *on_problem* (see :mod:`pdn.archive.pipeline`)."""
     yield from replay_paths(paths, _row, Options(replay=False), workers, progress, on_problem)
 
 

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from pdn.parallel import start_limit
+from pdn.archive.parallel import start_limit
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -31,7 +31,7 @@ class ClusterError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class DaskRunner:
-    """Runs tasks on the workers of a Dask client (see :class:`pdn.parallel.Runner`)."""
+    """Runs tasks on the workers of a Dask client (see :class:`pdn.archive.parallel.Runner`)."""
 
     client: Client
 

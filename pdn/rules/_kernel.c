@@ -1,7 +1,7 @@
-/* The compiled move kernel: the C twin of pdn/position.py's move generation.
+/* The compiled move kernel: the C twin of pdn/rules/position.py's move generation.
  *
  * Same inputs, same outputs as the pure-Python twin: the same Move values in the same order.
- * Squares are the bit indices of pdn/board.py's Geometry (rows from a1 with ghost columns);
+ * Squares are the bit indices of pdn/rules/geometry.py's Geometry (rows from a1 with ghost columns);
  * the geometry and the rule row come from Python at run time as tables (position.py,
  * _kernel_rules), so this file holds no geometry of its own. Bitboards have three 64-bit words,
  * enough for every board up to 12x12 with its ghost columns (156 bits).
@@ -462,8 +462,8 @@ static uint64_t perft_rec(const Rules *r, const Pos *p, int depth, int dup, Move
 /* -- Python objects in and out -------------------------------------------------------------- */
 
 typedef struct {
-    PyObject *move_type;     /* pdn.position.Move */
-    PyObject *position_type; /* pdn.position.Position */
+    PyObject *move_type;     /* pdn.rules.position.Move */
+    PyObject *position_type; /* pdn.rules.position.Position */
     PyObject *keep, *paths;  /* Duplicates.KEEP and Duplicates.PATHS */
     PyObject *rules_of;      /* geo -> the rule tables (position.py: _kernel_rules) */
     PyObject *cache;         /* geo -> capsule of Rules */
@@ -573,7 +573,7 @@ static int int_seq(PyObject *seq, int *out, int max, const char *what) {
 }
 
 static void rules_free(PyObject *capsule) {
-    PyMem_Free(PyCapsule_GetPointer(capsule, "pdn._kernel.Rules"));
+    PyMem_Free(PyCapsule_GetPointer(capsule, "pdn.rules._kernel.Rules"));
 }
 
 /* Parse (size, steps, offsets, reverse, king, kcap, (man W, man B), (mcap W, mcap B), mask,
@@ -645,7 +645,7 @@ static const Rules *rules_for(PyObject *geo) {
     if (!capsule) {
         if (PyErr_Occurred()) return NULL;
         if (!S.rules_of) {
-            PyErr_SetString(PyExc_RuntimeError, "pdn._kernel.setup() was not called");
+            PyErr_SetString(PyExc_RuntimeError, "pdn.rules._kernel.setup() was not called");
             return NULL;
         }
         PyObject *t = PyObject_CallOneArg(S.rules_of, geo);
@@ -653,7 +653,7 @@ static const Rules *rules_for(PyObject *geo) {
         Rules *r = rules_parse(t);
         Py_DECREF(t);
         if (!r) return NULL;
-        capsule = PyCapsule_New(r, "pdn._kernel.Rules", rules_free);
+        capsule = PyCapsule_New(r, "pdn.rules._kernel.Rules", rules_free);
         if (!capsule) {
             PyMem_Free(r);
             return NULL;
@@ -662,7 +662,7 @@ static const Rules *rules_for(PyObject *geo) {
         Py_DECREF(capsule);
         if (err < 0) return NULL;
     }
-    return PyCapsule_GetPointer(capsule, "pdn._kernel.Rules");
+    return PyCapsule_GetPointer(capsule, "pdn.rules._kernel.Rules");
 }
 
 /* A field of a Position (a new reference): read from its slot where Position has slots. */
@@ -683,7 +683,7 @@ static int field_bb(PyObject *obj, int f, bb *out) {
     return err;
 }
 
-/* The Pos and Rules of a pdn.position.Position. */
+/* The Pos and Rules of a pdn.rules.position.Position. */
 static int read_position(PyObject *obj, Pos *p, const Rules **r) {
     PyObject *geo = field(obj, F_GEO);
     if (!geo) return -1;
@@ -1926,8 +1926,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "pdn._kernel",
-    .m_doc = "The compiled move kernel: the C twin of pdn.position's move generation.",
+    .m_name = "pdn.rules._kernel",
+    .m_doc = "The compiled move kernel: the C twin of pdn.rules.position's move generation.",
     .m_size = -1,
     .m_methods = methods,
 };

@@ -1,5 +1,5 @@
 """Spreading work over processes: files cut into tasks of whole games, and runners that do the
-tasks in local worker processes or on a Dask cluster (see :mod:`pdn.cluster`).
+tasks in local worker processes or on a Dask cluster (see :mod:`pdn.archive.cluster`).
 
 A runner returns each result as soon as its task is done; :func:`run_tasks` hands them back in
 task order, so whatever runs them, the caller sees the same sequence as from one process.
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from pdn.reader import Span, game_spans
+from pdn.read.reader import Span, game_spans
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from pdn.fen import to_fen
+from pdn.archive.parallel import Runner
+from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import Game, MoveNode
-from pdn.parallel import Runner
-from pdn.pipeline import OnProblem, Options, Progress, replay_paths
-from pdn.position import Position
 from pdn.replay import Replay
+from pdn.rules.fen import to_fen
+from pdn.rules.position import Position
 from pdn.writer import write_game
 
 
@@ -84,7 +84,7 @@ def annotate_paths(
     on_problem: OnProblem | None = None,
 ) -> Iterator[str]:
     """Each game of the files, annotated, as PDN text (games that did not parse as read), the
-    same whatever runs it (see :mod:`pdn.pipeline`)."""
+    same whatever runs it (see :mod:`pdn.archive.pipeline`)."""
     work = partial(annotated_text, notes=notes)
     first = True
     texts = replay_paths(paths, work, Options(variant, rules), workers, progress, on_problem)

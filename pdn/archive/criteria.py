@@ -15,14 +15,14 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from pdn.fen import parse_fen
+from pdn.archive.openings import play_moves
+from pdn.archive.players import Aliases
+from pdn.archive.selection import Material, Pattern, has_material, material_runs, reaches_pattern
 from pdn.game import Game, Outcome
-from pdn.openings import play_moves
-from pdn.players import Aliases
-from pdn.position import Position
 from pdn.replay import Replay
-from pdn.search import Material, Pattern, has_material, material_runs, reaches_pattern
-from pdn.variants import get_variant
+from pdn.rules.fen import parse_fen
+from pdn.rules.position import Position
+from pdn.rules.variants import get_variant
 
 RESULT_WORDS = ("white", "black", "draw", "unknown", "first", "second")
 

@@ -20,10 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pdn.ballots import three_move_ballots
+from pdn.archive.ballots import three_move_ballots
 from pdn.gameboard import Board, MoveTextError
-from pdn.position import Position
-from pdn.variants import UnknownVariantError, get_variant
+from pdn.rules.position import Position
+from pdn.rules.variants import UnknownVariantError, get_variant
 
 
 class OpeningsError(ValueError):

@@ -1,8 +1,8 @@
 """Bitboard positions, legal move generation for every variant, making moves, perft.
 
 Two cores implement the move kernel (generation, counting, perft, playing a move, the digest):
-the compiled C kernel (pdn/_kernel.c, built by ``pip install`` where a C compiler is present) and
-the pure Python below, its twin and reference. The C kernel runs when it was built;
+the compiled C kernel (pdn/rules/_kernel.c, built by ``pip install`` where a C compiler is present)
+and the pure Python below, its twin and reference. The C kernel runs when it was built;
 ``PDN_CORE=python`` in the environment, or use_core("python"), selects the twin. Tests hold them
 to identical results.
 """
@@ -17,8 +17,8 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, NamedTuple
 
-from pdn.board import BLACK, WHITE, Direction, Geometry, geometry
-from pdn.variants import Crowning, Precedence, Variant
+from pdn.rules.geometry import BLACK, WHITE, Direction, Geometry, geometry
+from pdn.rules.variants import Crowning, Precedence, Variant
 
 
 class Move(NamedTuple):
@@ -794,7 +794,7 @@ def _kernel_rules(g: Geometry) -> tuple[object, ...]:
 def _compiled() -> Core | None:
     """The C kernel, or None when it was not built."""
     try:
-        from pdn import _kernel
+        from pdn.rules import _kernel
     except ImportError:
         return None
     _kernel.setup(Move, Position, Duplicates.KEEP, Duplicates.PATHS, _kernel_rules)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pdn.variants import Variant
+from pdn.rules.variants import Variant
 
 
 class QuietReset(StrEnum):

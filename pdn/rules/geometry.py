@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
 
-from pdn.variants import Notation, Numbering, Variant
+from pdn.rules.variants import Notation, Numbering, Variant
 
 Vector = tuple[int, int]
 

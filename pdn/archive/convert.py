@@ -13,16 +13,16 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pdn.fen import to_fen
+from pdn.archive.identity import Same, game_identity
+from pdn.archive.parallel import Runner
+from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import Game, MoveNode, Node, Outcome, SetupNode, Tags
-from pdn.identity import Same, game_identity
 from pdn.notation import MoveForm, move_text, pdn_path
-from pdn.parallel import Runner
-from pdn.pipeline import OnProblem, Options, Progress, replay_paths
-from pdn.position import Move, Position
-from pdn.reader import make_move
+from pdn.read.reader import make_move
 from pdn.replay import Replay, candidates
-from pdn.variants import Notation, Variant
+from pdn.rules.fen import to_fen
+from pdn.rules.position import Move, Position
+from pdn.rules.variants import Notation, Variant
 from pdn.writer import write_game
 
 
@@ -274,7 +274,7 @@ def convert_paths(
     drop: Same | None = None,
 ) -> Iterator[tuple[str | None, str | None]]:
     """Pieces of the converted output, each with a warning for a game kept as written (or None),
-    the same whatever runs the conversion (see :mod:`pdn.pipeline`).
+    the same whatever runs the conversion (see :mod:`pdn.archive.pipeline`).
 
     PDN: each game (converted, or unchanged when it does not replay) followed by a blank line;
     JSON: one line per game; CSV: a header, then one row per move. *drop*: a game with the

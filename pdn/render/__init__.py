@@ -1,0 +1,1 @@
+"""Showing positions and games: the text board, the SVG diagram, the terminal browser."""
