@@ -6,7 +6,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pdn.gameboard import (
+    from pdn.board import (
         AmbiguousMoveError,
         Board,
         Ending,
@@ -29,9 +29,9 @@ _HOMES = {
     "FenError": "pdn.rules.fen", "parse_fen": "pdn.rules.fen", "to_fen": "pdn.rules.fen",
     "Game": "pdn.game", "GameWarning": "pdn.game", "MoveNode": "pdn.game", "Outcome": "pdn.game",
     "PdnSyntaxError": "pdn.game", "SetupNode": "pdn.game", "Tags": "pdn.game",
-    "AmbiguousMoveError": "pdn.gameboard", "Board": "pdn.gameboard", "Ending": "pdn.gameboard",
-    "IllegalMoveError": "pdn.gameboard", "InvalidMoveError": "pdn.gameboard",
-    "MoveTextError": "pdn.gameboard", "Termination": "pdn.gameboard",
+    "AmbiguousMoveError": "pdn.board", "Board": "pdn.board", "Ending": "pdn.board",
+    "IllegalMoveError": "pdn.board", "InvalidMoveError": "pdn.board",
+    "MoveTextError": "pdn.board", "Termination": "pdn.board",
     "Move": "pdn.rules.position", "Position": "pdn.rules.position", "perft": "pdn.rules.position",
     "read_file": "pdn.read.reader", "read_games": "pdn.read.reader",
     "read_string": "pdn.read.reader",

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pdn.gameboard import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
+from pdn.board import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
 from pdn.game import Game, GameWarning, MoveNode, Node, Outcome, SetupNode, located
 from pdn.notation import MoveForm, move_text, written_moves
 from pdn.read.reader import plain_moves

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pdn.archive.ballots import three_move_ballots
-from pdn.gameboard import Board, MoveTextError
+from pdn.board import Board, MoveTextError
 from pdn.rules.position import Position
 from pdn.rules.variants import UnknownVariantError, get_variant
 
@@ -32,7 +32,7 @@ class OpeningsError(ValueError):
 
 def play_moves(variant: str, moves: str, start: Position | None = None) -> list[Position]:
     """The positions after each move of *moves* (move numbers allowed) from *start* (default:
-    the variant's start position), the moves read as a game's are (pdn.gameboard.Board)."""
+    the variant's start position), the moves read as a game's are (pdn.board.Board)."""
     board = Board.from_position(start or Position.start(get_variant(variant)))
     for i, text in enumerate(t for t in moves.split() if not t.rstrip(".").isdigit()):
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from pdn import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError
-from pdn.gameboard import Ending, Termination
+from pdn.board import Ending, Termination
 from pdn.notation import MoveForm, move_text
 from pdn.render.textboard import text_board
 from pdn.rules.draw import DrawRules, QuietReset
