@@ -31,7 +31,7 @@ from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter
 from pdn.db.schema import GameRow
 from pdn.db.store import import_paths
-from pdn.read.reader import make_move
+from pdn.read.movetext import make_move
 from pdn.replay import candidates
 from pdn.rules.fen import to_fen
 from pdn.rules.position import Position

@@ -12,7 +12,7 @@ import typer
 from pdn.cli.common import FenOpt, VariantOpt, check_output, fail, say, variant_named
 from pdn.cli.output import written
 from pdn.notation import MoveForm, move_text
-from pdn.read.reader import make_move
+from pdn.read.movetext import make_move
 from pdn.render.diagram import svg_diagram
 from pdn.replay import candidates
 from pdn.rules.fen import FenError, parse_fen

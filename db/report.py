@@ -10,7 +10,7 @@ from sqlalchemy import Engine, func, select
 from pdn.archive.openings import OpeningNames
 from pdn.db.questions import draw_stats, opening_stats, result_stats
 from pdn.db.schema import GameRow, PlyRow, at_ply
-from pdn.read.reader import make_move
+from pdn.read.movetext import make_move
 from pdn.render.diagram import svg_diagram
 from pdn.replay import candidates
 from pdn.rules.fen import parse_fen

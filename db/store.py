@@ -72,8 +72,8 @@ from pdn.db.schema import (
 )
 from pdn.db.search import compressed, signature, words
 from pdn.game import Game
+from pdn.read.decoding import detect_encoding
 from pdn.read.files import FileProblem, shown_name
-from pdn.read.reader import detect_encoding
 from pdn.replay import Replay
 from pdn.rules.position import Position, core
 

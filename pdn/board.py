@@ -19,7 +19,7 @@ from enum import StrEnum
 
 from pdn.game import MoveNode
 from pdn.notation import MoveForm, legal_texts, move_text, written_moves
-from pdn.read.reader import make_move
+from pdn.read.movetext import make_move
 from pdn.render.textboard import text_board
 from pdn.rules.draw import SEED, DrawRules, QuietReset, draw_rules
 from pdn.rules.fen import parse_fen, to_fen

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pdn.board import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
 from pdn.game import Game, GameWarning, MoveNode, Node, Outcome, SetupNode, located
 from pdn.notation import MoveForm, move_text, written_moves
-from pdn.read.reader import plain_moves
+from pdn.read.movetext import plain_moves
 from pdn.rules.draw import SEED, DrawRules, draw_rules
 from pdn.rules.fen import FenError, parse_fen
 from pdn.rules.geometry import BLACK, WHITE, Color
@@ -112,7 +112,7 @@ def _squares(nodes: Sequence[Node], out: set[str]) -> set[str]:
 
 def candidate_variants(game: Game, moves: list[Sequence[str]] | None = None) -> list[str]:
     """Variants the notation allows, most likely first (spec/pdn.md §3.3); *moves*: the squares
-    of every move of the game, when known (see pdn.read.reader.plain_moves)."""
+    of every move of the game, when known (see pdn.read.movetext.plain_moves)."""
     squares = _squares(game.body, set()) if moves is None else set().union(*moves)
     digits = set(filter(str.isdigit, squares))
     fen = game.fen or ""
@@ -356,8 +356,8 @@ def replay_as(
     rules: DrawRules = SEED,
     moves: list[Sequence[str]] | None = None,
 ) -> Replay:
-    """Replay *game* under *variant* (*moves*: see pdn.read.reader.plain_moves: when each means one
-    legal move, they are played without building the movetext tree)."""
+    """Replay *game* under *variant* (*moves*: see pdn.read.movetext.plain_moves: when each means
+    one legal move, they are played without building the movetext tree)."""
     replay = Replay(game, variant, source, rules=rules)
     start, problem = _start(game, variant)
     if start is None:

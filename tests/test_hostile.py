@@ -20,7 +20,8 @@ from pdn.archive.listing import list_games
 from pdn.cli.app import app
 from pdn.game import GameWarning
 from pdn.read.files import FileProblem, NoPdnFilesError, pdn_files
-from pdn.read.reader import LIMIT_VARIABLE, MAX_DEPTH, read_games
+from pdn.read.parser import MAX_DEPTH
+from pdn.read.reader import LIMIT_VARIABLE, read_games
 from pdn.read.tokens import grammar
 
 runner = CliRunner()

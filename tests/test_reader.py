@@ -17,7 +17,8 @@ from lark import Token, Tree
 from conftest import corpus_dir, corpus_files
 from pdn.game import Game, GameWarning, MoveNode, Outcome, SetupNode, Tags
 from pdn.read import lines
-from pdn.read.reader import game_spans, plain_moves, read_file, read_games, read_string
+from pdn.read.movetext import plain_moves
+from pdn.read.reader import game_spans, read_file, read_games, read_string
 from pdn.read.tokens import TOKEN_PATTERN, grammar, lark_token_pattern, token_re
 
 OK_FILES = [f for f in corpus_files() if f.expect == "ok"]

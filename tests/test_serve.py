@@ -40,7 +40,8 @@ from pdn.db.connection import open_database
 from pdn.db.questions import explore
 from pdn.db.store import import_paths
 from pdn.game import Game
-from pdn.read.reader import make_move, read_games
+from pdn.read.movetext import make_move
+from pdn.read.reader import read_games
 from pdn.replay import candidates, replay_game
 from pdn.rules.fen import parse_fen, to_fen
 from pdn.rules.geometry import BLACK, WHITE

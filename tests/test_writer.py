@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from conftest import corpus_dir, corpus_files
 from pdn.game import CommentNode, Game, MoveNode, Node, Tags
-from pdn.read.reader import make_move, read_games, read_string
+from pdn.read.movetext import make_move
+from pdn.read.reader import read_games, read_string
 from pdn.writer import Terminator, escape, write_game
 
 FILES = [f for f in corpus_files() if f.expect != "error"]

@@ -24,7 +24,8 @@ from pdn.db.questions import (
 )
 from pdn.db.schema import GameRow, PlyRow, SourceFile
 from pdn.notation import MoveForm, move_text
-from pdn.read.reader import make_move, read_string
+from pdn.read.movetext import make_move
+from pdn.read.reader import read_string
 from pdn.render.diagram import svg_diagram
 from pdn.replay import candidates, replay_game
 from pdn.rules.draw import RULE_SETS

@@ -18,7 +18,7 @@ from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import Game, MoveNode, Node, Outcome, SetupNode, Tags
 from pdn.notation import MoveForm, move_text, pdn_path
-from pdn.read.reader import make_move
+from pdn.read.movetext import make_move
 from pdn.replay import Replay, candidates
 from pdn.rules.fen import to_fen
 from pdn.rules.position import Move, Position

@@ -1,0 +1,264 @@
+"""Cutting a file's lines into chunks of whole games, so that one broken game never costs the
+games after it and a chunk over the size limit is passed over as one game too large."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import accumulate, repeat
+from operator import add
+
+from pdn.read.lines import Batch
+
+# -- chunks --------------------------------------------------------------------------------------
+
+TAG_RE = re.compile(
+    r'\[[ \t]*[^\s"\[\]]+(?:[ \t]+[^\s"\[\]]+)*'
+    r'(?:[ \t]*(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|"[^"\]\n]*|[^\]"\n]*))?[ \t]*\]'
+)
+_TAG_BYTES = re.compile(TAG_RE.pattern.encode())
+_TAG_PAIR_LINE = re.compile(rb'\[[ \t]*[A-Za-z_][^\s"\[\]]*[ \t]*"')  # [Name "...
+_MISSING_BRACKET = re.compile(rb'^[A-Za-z][\w ]*\s"[^"]*"\]$')
+_JUNK_AFTER_TAGS = re.compile(rb"^(?:\s|\\[rn])*$")
+_SPECIAL = re.compile(rb"[{}();%]")
+_GAME_END = re.compile(rb"(?:^|\s)(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)$")
+_GAME_ENDS = (b"1-0", b"0-1", b"1/2", b"2-0", b"0-2", b"1-1", b"0-0", b"1:0", b"0:1", b"*")
+_COMMENT_STARTS = frozenset(b"%;{")
+_LONE_END = re.compile(rb"(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)")
+_KEEP_TAGS = 1 << 16  # of a chunk too large, this much of its tag section is kept
+
+
+@dataclass(slots=True)
+class Chunk:
+    """Consecutive lines holding whole games (or a run of text that holds none)."""
+
+    lines: list[bytes]
+    line: int  # 1-based number of the first line
+    offsets: list[int]  # byte offset of each line in the file
+    warnings: list[tuple[int, str]] = field(default_factory=list)  # (line, warning)
+    tag_start: bool = False  # the first line starts with a tag pair: a span may start here
+    too_large: int = 0  # when over the size limit: its size (the lines are its tag section)
+
+
+def _scan(line: bytes, in_comment: bool, depth: int) -> tuple[bool, int, bytes]:
+    """After *line*: whether a { comment is open, the variation depth, and the line's last code
+    outside comments (before a ; or % line comment), stripped."""
+    last = b""
+    start = -1 if in_comment else 0  # where the code being passed over began
+    for m in _SPECIAL.finditer(line):
+        ch = m.group()
+        if in_comment:
+            if ch == b"}":
+                in_comment, start = False, m.end()
+            continue
+        if ch == b"{" or ch == b";" or ch == b"%":
+            code = line[start : m.start()].strip()
+            last = code or last
+            if ch != b"{":
+                return in_comment, depth, last
+            in_comment, start = True, -1
+        elif ch == b"(":
+            depth += 1
+        elif ch == b")":
+            depth = max(0, depth - 1)
+    if not in_comment:
+        last = line[start:].strip() or last
+    return in_comment, depth, last
+
+
+def _odd_lines(lines: list[bytes]) -> bytearray:
+    """1 for each line holding a brace, parenthesis, ";" or "%" (a comment or a variation may
+    open or close on it), 0 for the others: found over the lines at once."""
+    text = b"\n".join(lines)
+    starts = list(accumulate(map(add, map(len, lines), repeat(1)), initial=0))
+    odd = bytearray(len(lines))
+    for char in b"{}();%":
+        pos = text.find(char)
+        while pos >= 0:
+            row = bisect_right(starts, pos) - 1
+            odd[row] = 1
+            pos = text.find(char, starts[row + 1])
+    return odd
+
+
+def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterator[Chunk]:
+    """Lines cut into chunks of whole games (see the module's docstring)."""
+    buf: list[bytes] = []
+    offsets: list[int] = []
+    warnings: list[tuple[int, str]] = []
+    start = first_line
+    size = 0
+    over = False  # the chunk is over the limit: its lines are counted, not kept
+    movetext = False  # movetext since the chunk's last tag line: a tag line starts a new chunk
+    ended = False  # the last code ended a game: any line but a comment starts a new chunk
+    in_comment = False
+    blank = False  # a blank line since, inside an open comment
+    depth = 0
+    bracket_line = 0  # a lone "[" waiting for its tag
+    tag_start = False
+
+    def chunk() -> Chunk:
+        return Chunk(buf, start, offsets, warnings, tag_start, size if over else 0)
+
+    number = first_line - 1
+    for starts, lines, too_long in batches:
+        if too_long:  # a line over the limit: passed over unread
+            number += 1
+            if ended and (buf or over):  # after a game's end: a chunk of its own
+                yield chunk()
+                buf, offsets, warnings, size, over = [], [], [], 0, False
+            if not buf and not over:
+                start, tag_start, offsets = number, False, [starts[0]]
+            if not over:
+                over = True
+                _overflow(buf, offsets)
+            size += too_long + 1
+            movetext, ended, in_comment, depth = True, False, False, 0
+            continue
+        for offset, data, odd in zip(starts, lines, _odd_lines(lines), strict=True):
+            number += 1
+            stripped = data.strip()
+            if stripped and buf and not (over or in_comment or bracket_line or depth):
+                # the common lines, read here as below: a tag pair alone on its line (one "[",
+                # ending with "]"), a line of moves (no bracket, brace, parenthesis, ";" or
+                # "%": no comment, variation or tag opens or closes on it); not inside a
+                # comment or a variation, nor at a chunk's start or in one over the limit
+                if stripped[0] == 91:  # [
+                    plain = stripped[-1] == 93 and stripped.count(b"[") == 1
+                    boundary = movetext
+                else:
+                    plain = not odd and stripped[-1] != 93 and 91 not in stripped
+                    boundary = ended and not _LONE_END.fullmatch(stripped)  # not "1-0" then "*"
+                if plain:
+                    if boundary:
+                        yield chunk()
+                        buf, offsets, warnings, size = [], [], [], 0
+                        start, tag_start = number, bool(_TAG_PAIR_LINE.match(stripped))
+                    movetext = stripped[0] != 91
+                    ended = movetext and bool(
+                        stripped.endswith(_GAME_ENDS) and _GAME_END.search(stripped)
+                    )
+                    size += len(data) + 1
+                    buf.append(data)
+                    offsets.append(offset)
+                    if size > limit:
+                        over = True
+                        _overflow(buf, offsets)
+                    continue
+            if not stripped:
+                if bracket_line:
+                    warnings.append((bracket_line, "stray '[' skipped"))
+                    bracket_line = 0
+                blank = in_comment
+                if buf or over:
+                    size += len(data) + 1
+                    if not over:
+                        buf.append(data)
+                        offsets.append(offset)
+                continue
+            if bracket_line:
+                if stripped[0] == 91:  # [
+                    warnings.append((bracket_line, "stray '[' skipped"))
+                else:
+                    data = stripped = b"[" + stripped
+                bracket_line = 0
+            if in_comment:
+                if blank and stripped[0] == 91 and _TAG_PAIR_LINE.match(stripped):
+                    in_comment, depth, movetext = False, 0, True  # never closed: a new game here
+                blank = False
+            simple_tag = False
+            if not in_comment:
+                first = stripped[0]
+                if first == 91:  # [
+                    if stripped == b"[":
+                        bracket_line = number
+                        if not buf and not over:
+                            start, tag_start = number, False
+                        if not over:
+                            buf.append(b"")
+                            offsets.append(offset)
+                        size += len(data) + 1
+                        continue
+                    boundary = movetext
+                    simple_tag = stripped[-1] == 93 and stripped.count(b"[") == 1  # [Name "value"]
+                    movetext = not simple_tag and (
+                        stripped[-1] != 93
+                        and not _JUNK_AFTER_TAGS.match(_TAG_BYTES.sub(b"", stripped))
+                    )
+                else:
+                    if (
+                        stripped[-1] == 93
+                        and stripped.endswith(b'"]')
+                        and stripped[:1].isalpha()
+                        and _MISSING_BRACKET.match(stripped)
+                    ):
+                        shown = "[" + stripped.decode(errors="replace")
+                        warnings.append((number, f"tag without its '[' read as {shown!r}"))
+                        data = stripped = b"[" + stripped
+                        boundary, movetext, simple_tag = movetext, False, True
+                    elif first in _COMMENT_STARTS:
+                        boundary = False
+                    else:
+                        boundary = ended and not _LONE_END.fullmatch(stripped)  # not "1-0" then "*"
+                        # a line of moves that ends with tags ("0-1[Event ...]") opens the next game
+                        movetext = not (stripped[-1] == 93 and _TAG_BYTES.search(stripped))
+                if boundary and (buf or over):
+                    yield chunk()
+                    buf, offsets, warnings, size, over = [], [], [], 0, False
+                    depth, ended = 0, False
+            if not buf and not over:
+                start = number
+                tag_start = bool(_TAG_PAIR_LINE.match(stripped))
+            if simple_tag:
+                ended = False  # a game has begun
+            else:
+                code, tags_last = data, False
+                if 91 in data:
+                    tags = [m.end() for m in _TAG_BYTES.finditer(data)]
+                    if tags:
+                        code = _TAG_BYTES.sub(b"", data)
+                        tags_last = not data[tags[-1] :].strip()
+                if _SPECIAL.search(code):
+                    opened = in_comment
+                    in_comment, depth, tail = _scan(code, in_comment, depth)
+                    if in_comment and not opened:
+                        blank = False
+                else:
+                    tail = b"" if in_comment else code.strip()
+                if tags_last and not in_comment:
+                    ended = False  # tags end the line: a game has begun
+                elif tail:
+                    ended = (
+                        depth == 0 and tail.endswith(_GAME_ENDS) and bool(_GAME_END.search(tail))
+                    )
+            size += len(data) + 1
+            if over:
+                continue
+            buf.append(data)
+            offsets.append(offset)
+            if size > limit:
+                over = True
+                _overflow(buf, offsets)
+    if over or any(line.strip() for line in buf):
+        yield chunk()
+
+
+def _overflow(buf: list[bytes], offsets: list[int]) -> None:
+    """Drop the lines of a chunk gone over the size limit, but for its tag section."""
+    keep = _tag_section(buf)
+    del buf[keep:]
+    del offsets[max(1, keep) :]
+
+
+def _tag_section(lines: list[bytes]) -> int:
+    """How many of the first lines to keep of a chunk too large: its tag lines, if short."""
+    n = kept = 0
+    for line in lines:
+        s = line.strip()
+        if not s.startswith(b"[") or not s.endswith(b"]"):
+            break
+        kept += len(line)
+        n += 1
+    return n if kept <= _KEEP_TAGS else 0
