@@ -64,7 +64,7 @@ def words(variant: Variant) -> int:
 def pack_boards(positions: Sequence[Position]) -> bytes:
     """The positions as a zlib-compressed array: per position, the bitboards of white men,
     white kings, black men and black kings (words() little-endian words each), then one byte
-    per position for the side to move (the layout of pdn.rules.position.Core.scan)."""
+    per position for the side to move (the layout of pdn.rules.kernel.Kernel.scan)."""
     if not positions:
         return b""
     return compressed(core().scan(positions, words(positions[0].variant), False)[1])

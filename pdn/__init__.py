@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from pdn.read.reader import read_file, read_games, read_string
     from pdn.rules.fen import FenError, parse_fen, to_fen
     from pdn.rules.geometry import Color
-    from pdn.rules.position import Move, Position, perft
+    from pdn.rules.move import Move
+    from pdn.rules.position import Position, perft
     from pdn.rules.variants import VARIANTS, Variant, get_variant
     from pdn.writer import write_game, write_games
 
@@ -32,7 +33,7 @@ _HOMES = {
     "AmbiguousMoveError": "pdn.board", "Board": "pdn.board", "Ending": "pdn.board",
     "IllegalMoveError": "pdn.board", "InvalidMoveError": "pdn.board",
     "MoveTextError": "pdn.board", "Termination": "pdn.board",
-    "Move": "pdn.rules.position", "Position": "pdn.rules.position", "perft": "pdn.rules.position",
+    "Move": "pdn.rules.move", "Position": "pdn.rules.position", "perft": "pdn.rules.position",
     "read_file": "pdn.read.reader", "read_games": "pdn.read.reader",
     "read_string": "pdn.read.reader",
     "VARIANTS": "pdn.rules.variants", "Variant": "pdn.rules.variants",

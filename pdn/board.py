@@ -250,7 +250,7 @@ class Board:
         squares = node.squares
         if len(squares) == 2:  # the common case, a-b or axb: its squares looked up directly
             pos = self.position
-            names = pos.geo._names
+            names = pos.geometry._names
             start, end = names.get(squares[0]), names.get(squares[1])
             if start is not None and end is not None:
                 found = pos.moves_between(start, end)
@@ -312,7 +312,7 @@ class Board:
             return 0
         push_plain = core().push_plain
         pos, quiet, ended = self.position, self.quiet, self._ended
-        names = pos.geo._names
+        names = pos.geometry._names
         stack, history, runs = self._stack, self._history, self._king_runs
         settings = (self._man_resets, self._repetitions, self._quiet_limit)
         i, n = 0, len(moves)

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from pdn.rules.geometry import Geometry
-from pdn.rules.position import Duplicates, Move, Position
+from pdn.rules.move import Duplicates, Move, pdn_path
+from pdn.rules.position import Position
 from pdn.rules.variants import Notation
 
 
@@ -17,24 +18,6 @@ class MoveForm(StrEnum):
 
     SHORT = "short"  # PDN 3.0: short, long only where two legal moves share start and end
     FULL = "full"  # every landing square
-
-
-def pdn_path(g: Geometry, move: Move) -> list[int]:
-    """The squares PDN 3.0 writes for a capture: the turning squares, else the square behind."""
-    path = move.path
-    out = [path[0]]
-    for i in range(1, len(path) - 1):
-        here = g.direction_between(path[i - 1], path[i])
-        nxt = g.direction_between(path[i], path[i + 1])
-        if here == nxt:
-            victim = move.captured[i - 1]
-            fv, rv = g.coords[victim]
-            behind = (rv + here[1]) * g.stride + fv + here[0]
-            out.append(behind)
-        else:
-            out.append(path[i])
-    out.append(path[-1])
-    return out
 
 
 def move_text(
@@ -83,7 +66,7 @@ def written_moves(pos: Position, squares: Sequence[str]) -> list[Move]:
     if n != 2:
         return _written_path(pos, squares) if n > 2 else []
     first, last = squares
-    g = pos.geo
+    g = pos.geometry
     if len(first) == 1 and first.isalpha():  # Russian short: origin file, destination square
         file = ord(first) - 97
         end = g.parse_square(last)
@@ -94,7 +77,7 @@ def written_moves(pos: Position, squares: Sequence[str]) -> list[Move]:
 
 def _written_path(pos: Position, squares: Sequence[str]) -> list[Move]:
     """written_moves() of a move written with squares between its first and last."""
-    g = pos.geo
+    g = pos.geometry
     cells = tuple(g.parse_square(s) for s in squares)
     start, end = cells[0], cells[-1]
     captures = pos.captures(Duplicates.PATHS)

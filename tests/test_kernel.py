@@ -22,9 +22,11 @@ from typer.testing import CliRunner
 from conftest import corpus_dir, need_core
 from pdn.archive.validate import validate_paths
 from pdn.cli.app import app
+from pdn.rules import pykernel as PYTHON
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import BLACK, WHITE, geometry
-from pdn.rules.position import CORES, PYTHON, Core, Duplicates, Move, Position, core, use_core
+from pdn.rules.kernel import Kernel as Core
+from pdn.rules.position import CORES, Duplicates, Move, Position, core, use_core
 from pdn.rules.variants import VARIANTS, Variant, get_variant
 
 RULE_ROWS = [*VARIANTS, *(f"{name}-nco" for name, v in VARIANTS.items() if v.width == 8)]
@@ -71,11 +73,15 @@ def check_position(c: Core, pos: Position) -> None:
     line = [pos]
     for move in moves:  # every path, so every way a move can be written and played
         after, twin = c.play(pos, move), PYTHON.play(pos, move)
-        assert type(after) is Position and after.variant == twin.variant and after.geo is pos.geo
+        assert (
+            type(after) is Position
+            and after.variant == twin.variant
+            and after.geometry is pos.geometry
+        )
         assert after.hash_key() == twin.hash_key()
         same(c, lambda k, p=after: k.digest(p))
         line.append(after)
-    g = pos.geo
+    g = pos.geometry
     same(c, lambda k: k.scan(line, -(-g.size // 64), True))  # (not a game: any positions)
     names = tuple(g.label(s) if s in g.coords else "" for s in range(g.size))
     same(c, lambda k: k.move_texts([pos] * len(moves), moves, names, pos.variant.separator))
@@ -170,7 +176,7 @@ def test_large_boards_use_high_squares(c_core: Core) -> None:
     pos = parse_fen("W:W13:B8,9", get_variant("canadian"))
     check_position(c_core, pos)
     (move,) = c_core.generate(pos, Duplicates.DROP)
-    g = pos.geo
+    g = pos.geometry
     assert [g.number(s) for s in move.path] == [13, 2, 15]
     assert [g.number(s) for s in move.captured] == [8, 9]
     assert not move.crowns and max(move.path) > 128

@@ -1,4 +1,4 @@
-"""A game's rows at once: Core.scan (digests, packed boards, material runs) and Core.move_texts
+"""A game's rows at once: Kernel.scan (digests, packed boards, material runs) and Kernel.move_texts
 (the main line as the database writes it), on the C kernel and on its Python twin.
 
 Both cores give the same values as each other and as the definitions they replaced, worked out
@@ -23,11 +23,13 @@ from pdn.archive.selection import Run, material_runs
 from pdn.db.search import pack_boards, signature, words
 from pdn.db.store import build_record
 from pdn.game import Game
-from pdn.notation import pdn_path
 from pdn.replay import Replay
+from pdn.rules import pykernel as PYTHON
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import WHITE, Geometry
-from pdn.rules.position import CORES, PYTHON, Core, Duplicates, Position, use_core
+from pdn.rules.kernel import Kernel as Core
+from pdn.rules.move import pdn_path
+from pdn.rules.position import CORES, Duplicates, Position, use_core
 from pdn.rules.variants import get_variant
 
 # One or more files of each variant the corpus holds; the first five hold the captures written
@@ -80,7 +82,7 @@ def texts_one_by_one(replay: Replay) -> list[str]:
     squares pdn_path writes where another capture the rules allow has the same start and end."""
     if not replay.moves:
         return []
-    g = replay.positions[0].geo
+    g = replay.positions[0].geometry
     sep = replay.variant.separator
     out = []
     for pos, move in zip(replay.positions, replay.moves, strict=False):
@@ -130,7 +132,7 @@ def test_scan_and_texts_on_every_variant_of_the_corpus(c_core: Core, samples: li
         assert mine[1] == boards_one_by_one(ps, w)
         assert mine[2] == runs_one_by_one(ps)
         assert c_core.scan(ps, 0, False) == PYTHON.scan(ps, 0, False) == ([], b"", mine[2])
-        names = labels(ps[0].geo)
+        names = labels(ps[0].geometry)
         sep = replay.variant.separator
         texts = c_core.move_texts(ps, replay.moves, names, sep)
         assert texts == PYTHON.move_texts(ps, replay.moves, names, sep)
@@ -179,7 +181,7 @@ def test_scan_and_texts_on_the_whole_corpus(c_core: Core) -> None:
         mine = c_core.scan(ps, w, True)
         assert mine == PYTHON.scan(ps, w, True)
         assert mine == ([p.digest() for p in ps], boards_one_by_one(ps, w), runs_one_by_one(ps))
-        names, sep = labels(ps[0].geo), replay.variant.separator
+        names, sep = labels(ps[0].geometry), replay.variant.separator
         texts = c_core.move_texts(ps, replay.moves, names, sep)
         assert texts == PYTHON.move_texts(ps, replay.moves, names, sep) == texts_one_by_one(replay)
         n += 1
@@ -208,7 +210,7 @@ def test_scan_and_texts_on_the_whole_corpus(c_core: Core) -> None:
 )
 def test_long_forms_by_hand(c_core: Core, variant: str, fen: str, path: str, text: str) -> None:
     pos = parse_fen(fen, get_variant(variant))
-    g = pos.geo
+    g = pos.geometry
     cells = tuple(g.parse_square(s) for s in path.split())
     (move,) = [m for m in pos.captures(Duplicates.PATHS) if m.path == cells]
     rivals = [

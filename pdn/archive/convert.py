@@ -17,10 +17,11 @@ from pdn.archive.identity import Same, game_identity
 from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import Game, MoveNode, Node, Outcome, SetupNode, Tags
-from pdn.notation import MoveForm, move_text, pdn_path
+from pdn.notation import MoveForm, move_text
 from pdn.read.movetext import make_move
 from pdn.replay import Replay, candidates
 from pdn.rules.fen import to_fen
+from pdn.rules.move import pdn_path
 from pdn.rules.position import Move, Position
 from pdn.rules.variants import Notation, Variant
 from pdn.writer import write_game

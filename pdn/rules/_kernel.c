@@ -475,7 +475,7 @@ typedef struct {
 
 enum Field { F_WHITE_MEN, F_WHITE_KINGS, F_BLACK_MEN, F_BLACK_KINGS, F_TURN, F_GEO, F_VARIANT };
 static const char *FIELD_NAMES[7] = {"white_men", "white_kings", "black_men", "black_kings",
-                                     "turn", "geo", "variant"};
+                                     "turn", "geometry", "variant"};
 
 static State S;
 
@@ -1927,7 +1927,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "pdn.rules._kernel",
-    .m_doc = "The compiled move kernel: the C twin of pdn.rules.position's move generation.",
+    .m_doc = "The compiled move kernel (pdn.rules.kernel.Kernel); its twin is pdn.rules.pykernel.",
     .m_size = -1,
     .m_methods = methods,
 };
@@ -1942,5 +1942,13 @@ PyMODINIT_FUNC PyInit__kernel(void) {
         if (!(S.names[f] = PyUnicode_InternFromString(FIELD_NAMES[f]))) return NULL;
     }
     AVX2 = B2B_LANES == 4 && have_avx2();
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    /* the attributes of pdn.rules.kernel.Kernel, as pdn/rules/pykernel.py has them */
+    if (PyModule_AddStringConstant(m, "name", "c") < 0 ||
+        PyModule_AddStringConstant(m, "title", "C kernel") < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -1,10 +1,14 @@
-"""Type stub of the compiled move kernel (pdn/rules/_kernel.c); position.py wraps it."""
+"""Type stub of the compiled move kernel (pdn/rules/_kernel.c): a pdn.rules.kernel.Kernel."""
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from pdn.rules.geometry import Geometry
-from pdn.rules.position import Duplicates, Move, Position
+from pdn.rules.move import Duplicates, Move
+from pdn.rules.position import Position
+
+name: str
+title: str
 
 def setup(
     move: type[Move],

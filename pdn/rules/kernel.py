@@ -1,0 +1,132 @@
+"""The move kernel's interface: what the compiled C module (pdn/rules/_kernel.c) and its
+pure-Python twin (pdn/rules/pykernel.py) both provide, under the same names, and the rule tables
+the C module is set up with. pdn/rules/position.py chooses the one in use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pdn.rules.geometry import BLACK, WHITE, Direction, Geometry
+from pdn.rules.move import Counts, Duplicates, Move
+from pdn.rules.variants import Crowning, Precedence
+
+if TYPE_CHECKING:
+    from pdn.rules.position import Position
+
+
+class Kernel(Protocol):
+    """Move generation, counting, perft, playing a move, the digest, and a game's rows at once."""
+
+    name: str  # "c" or "python"
+    title: str  # as `pdn --version` says it
+
+    def generate(self, pos: Position, duplicates: Duplicates = ..., /) -> list[Move]:
+        """Legal moves of *pos* under its variant's rules."""
+
+    def captures(self, pos: Position, duplicates: Duplicates = ..., /) -> list[Move]:
+        """The captures the rules allow (precedence applied); empty when there is none."""
+
+    def count_moves(self, pos: Position, duplicates: Duplicates = ..., /) -> int:
+        """len(generate(pos)), counting quiet moves without building them."""
+
+    def perft(self, pos: Position, depth: int, duplicates: Duplicates = ..., /) -> int:
+        """Number of move sequences of length *depth* from *pos* (draw rules ignored)."""
+
+    def has_moves(self, pos: Position, /) -> bool:
+        """Whether the side to move has any legal move."""
+
+    def has_captures(self, pos: Position, /) -> bool:
+        """Whether the side to move can capture."""
+
+    def quiet_move(self, pos: Position, start: int, end: int, /) -> Move | None:
+        """The non-capturing move from *start* to *end*, if the piece there may make it."""
+
+    def moves_between(self, pos: Position, start: int, end: int, /) -> list[Move]:
+        """The legal moves from *start* to *end*: what ``a-b`` or ``axb`` can mean."""
+
+    def play(self, pos: Position, move: Move, /) -> Position:
+        """The position after *move*."""
+
+    def digest(self, pos: Position, /) -> int:
+        """A stable signed 64-bit hash of variant, pieces and side to move."""
+
+    def push_plain(
+        self,
+        pos: Position,
+        moves: list[Sequence[str]],
+        i: int,
+        names: dict[str, int],
+        stack: list[Any],
+        history: dict[Any, int],
+        quiet: int,
+        ended: object,
+        runs: object,
+        settings: tuple[bool, int, int],
+        /,
+    ) -> tuple[Position, int, int, bool]:
+        """Board.push_written's loop over moves written with two squares (see pykernel)."""
+
+    def scan(
+        self, positions: Sequence[Position], words: int, digests: bool, /
+    ) -> tuple[list[int], bytes, list[tuple[int, int, Counts]]]:
+        """A game's positions as the database stores them (see pykernel.scan)."""
+
+    def move_texts(
+        self,
+        positions: Sequence[Position],
+        moves: Sequence[Move],
+        labels: Sequence[str],
+        separator: str,
+        /,
+    ) -> list[str]:
+        """Each move in its PDN 3.0 short form (see pykernel.move_texts)."""
+
+
+_CROWNING = (Crowning.STOP, Crowning.CONTINUE, Crowning.PASS)  # as numbered in _kernel.c
+_PRECEDENCE = (
+    Precedence.FREE,
+    Precedence.MAJORITY,
+    Precedence.MAJORITY_KINGS,
+    Precedence.CZECH,
+    Precedence.ITALIAN,
+    Precedence.FRISIAN,
+)
+
+
+def compiled_tables(g: Geometry) -> tuple[object, ...]:
+    """The board and rule row of *g* as the tables the C kernel reads (see rules_parse there).
+
+    Directions are numbered as in g.king_capture_dirs, which holds every direction of travel.
+    """
+    v = g.variant
+    dirs = g.king_capture_dirs
+    index = {d.vector: i for i, d in enumerate(dirs)}
+
+    def numbers(ds: tuple[Direction, ...]) -> tuple[int, ...]:
+        return tuple(index[d.vector] for d in ds)
+
+    flags = (
+        v.flying_kings,
+        v.king_lands_behind,
+        v.remove_at_once,
+        v.no_reversal,
+        _CROWNING.index(v.crowning),
+        _PRECEDENCE.index(v.precedence),
+        v.men_capture_kings,
+        v.capture_optional,
+    )
+    return (
+        g.size,
+        tuple(d.step for d in dirs),
+        tuple(d.offset for d in dirs),
+        tuple(index.get(d.reverse, -1) for d in dirs),
+        numbers(g.king_dirs),
+        numbers(dirs),
+        (numbers(g.man_dirs[WHITE]), numbers(g.man_dirs[BLACK])),
+        (numbers(g.man_capture_dirs[WHITE]), numbers(g.man_capture_dirs[BLACK])),
+        g.mask,
+        g.crown_rows,
+        tuple(int(f) for f in flags),
+    )
