@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from _env import corpus_file, other_library, timed
-from pdn.archive.listing import GameRow, list_games
+from pdn.archive.listing import ListedGame, list_games
 from pdn.read.reader import read_games
 from pdn.read.tokens import grammar
 from pdn.writer import write_games
@@ -59,7 +59,7 @@ def measure(path: Path) -> list[tuple[str, float, int, float]]:
     def rows_as_json() -> int:
         n = 0
         for row in list_games([path]):
-            if isinstance(row, GameRow):
+            if isinstance(row, ListedGame):
                 json.dumps(row.as_dict(), ensure_ascii=False)
                 n += 1
         return n

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from pdn.archive.listing import GameRow, list_games
+from pdn.archive.listing import ListedGame, list_games
 from pdn.cli.common import (
     ClusterOpt,
     Format,
@@ -43,7 +43,7 @@ def list_command(
         check_output(output)
     errors = 0
 
-    def rows(games: Iterator[GameRow]) -> Iterator[list[object]]:
+    def rows(games: Iterator[ListedGame]) -> Iterator[list[object]]:
         nonlocal errors
         for row in games:
             values: list[object] = [row.file, row.index, row.line, row.white, row.black,

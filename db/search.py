@@ -28,7 +28,7 @@ from sqlalchemy import (
     select,
 )
 
-from pdn.archive.selection import Count, Masks, Material, Pattern, Run
+from pdn.archive.selection import Count, Masks, Material, MaterialRun, Pattern
 from pdn.db.schema import BoardsRow, MaterialRow
 from pdn.rules.geometry import geometry
 from pdn.rules.position import Position, core
@@ -47,7 +47,7 @@ def signature(counts: Sequence[int]) -> int:
     return wm | wk << _BITS | bm << 2 * _BITS | bk << 3 * _BITS
 
 
-def material_rows(runs: Iterable[Run]) -> list[dict[str, int]]:
+def material_rows(runs: Iterable[MaterialRun]) -> list[dict[str, int]]:
     """The material rows of a game (without its id)."""
     return [{"first": r.first, "length": r.length, "signature": signature(r.counts)} for r in runs]
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import corpus_dir
-from pdn.archive.listing import GameRow, list_games
+from pdn.archive.listing import ListedGame, list_games
 from pdn.archive.validate import validate_file
 from pdn.cli.app import app
 from pdn.db.connection import open_database
@@ -107,8 +107,10 @@ def test_damaged_files_through_the_library(tmp_path_factory: pytest.TempPathFact
     path.write_bytes(data)
     games = assert_kept(path, before)
     rows = list(list_games([path]))
-    assert [r.index for r in rows if isinstance(r, GameRow)] == [g.source.index + 1 for g in games]
-    assert all(isinstance(r, GameRow | FileProblem) for r in rows)
+    assert [r.index for r in rows if isinstance(r, ListedGame)] == [
+        g.source.index + 1 for g in games
+    ]
+    assert all(isinstance(r, ListedGame | FileProblem) for r in rows)
     reports = validate_file(path)
     assert [r.index for r in reports] == [g.source.index + 1 for g in games]
 

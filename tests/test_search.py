@@ -9,7 +9,7 @@ from pdn.archive.selection import (
     ANY,
     Count,
     Material,
-    Run,
+    MaterialRun,
     SpecError,
     has_material,
     longest_stand,
@@ -53,7 +53,11 @@ def test_material_spec_errors(bad: str) -> None:
 def test_material_runs_of_an_exchange() -> None:
     runs = material_runs(positions(EXCHANGE))
     # counts: white men, white kings, black men, black kings
-    assert runs == [Run(0, 3, (12, 0, 12, 0)), Run(3, 1, (11, 0, 12, 0)), Run(4, 1, (11, 0, 11, 0))]
+    assert runs == [
+        MaterialRun(0, 3, (12, 0, 12, 0)),
+        MaterialRun(3, 1, (11, 0, 12, 0)),
+        MaterialRun(4, 1, (11, 0, 11, 0)),
+    ]
 
 
 def test_material_stands_for_plies() -> None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRow:
+class ListedGame:
     """What `pdn list` shows of a game."""
 
     file: str
@@ -46,10 +46,10 @@ class GameRow:
         }
 
 
-def game_row(game: Game) -> GameRow:
+def game_row(game: Game) -> ListedGame:
     """The summary row of one game (its main line counted, not built)."""
     tags = game.tags
-    return GameRow(
+    return ListedGame(
         file=game.source.file,
         index=game.source.index + 1,
         line=game.source.line,
@@ -68,12 +68,12 @@ def list_games(
     workers: int | Runner = 1,
     progress: Progress | None = None,
     on_problem: OnProblem | None = None,
-) -> Iterator[GameRow]:
+) -> Iterator[ListedGame]:
     """Rows for every game of every PDN file under *paths*, in file order (headers read, the
     main line counted, nothing replayed), the same whatever runs it; files that cannot be read
     or hold no game go to *on_problem* (see :mod:`pdn.archive.pipeline`)."""
     yield from replay_paths(paths, _row, Options(replay=False), workers, progress, on_problem)
 
 
-def _row(game: Game, _replay: Replay | None) -> GameRow:
+def _row(game: Game, _replay: Replay | None) -> ListedGame:
     return game_row(game)

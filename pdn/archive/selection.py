@@ -153,7 +153,7 @@ def parse_material(text: str) -> Material:
 
 
 @dataclass(frozen=True, slots=True)
-class Run:
+class MaterialRun:
     """Consecutive positions of a game with the same material: positions *first* to
     *first* + *length* - 1 (position 0 is the start, position i the one after ply i)."""
 
@@ -162,13 +162,13 @@ class Run:
     counts: Counts
 
 
-def material_runs(positions: Sequence[Position]) -> list[Run]:
+def material_runs(positions: Sequence[Position]) -> list[MaterialRun]:
     """The positions of a game cut into runs of equal material, in order."""
     runs = core().scan(positions, 0, False)[2]
-    return [Run(first, length, counts) for first, length, counts in runs]
+    return [MaterialRun(first, length, counts) for first, length, counts in runs]
 
 
-def longest_stand(runs: Sequence[Run], material: Material) -> int:
+def longest_stand(runs: Sequence[MaterialRun], material: Material) -> int:
     """The most consecutive positions in which the material stands."""
     best = current = 0
     for run in runs:
@@ -177,7 +177,7 @@ def longest_stand(runs: Sequence[Run], material: Material) -> int:
     return best
 
 
-def has_material(runs: Sequence[Run], material: Material, plies: int = 1) -> bool:
+def has_material(runs: Sequence[MaterialRun], material: Material, plies: int = 1) -> bool:
     """Whether the material stands in at least *plies* consecutive positions."""
     return longest_stand(runs, material) >= max(plies, 1)
 
