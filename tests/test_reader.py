@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Token, Tree
 
-from conftest import corpus_dir, corpus_files
+from conftest import CorpusFile, corpus_dir, corpus_files
 from pdn import lines
 from pdn.game import Game, GameWarning, MoveNode, Outcome, SetupNode, Tags
 from pdn.reader import game_spans, plain_moves, read_file, read_games, read_string
@@ -59,10 +59,16 @@ def test_nested_comment_is_a_syntax_error_at_its_place(corpus: Path) -> None:
 
 
 @pytest.mark.parametrize("entry", ODD_FILES, ids=_id)
-def test_odd_files_never_crash(entry: object) -> None:
+def test_odd_files_read_as_their_listed_games(entry: CorpusFile) -> None:
     corpus_dir()
-    for game in read_games(entry.path):  # type: ignore[attr-defined]
-        assert game.syntax_error is not None or isinstance(game.body, list)
+    games = list(read_games(entry.path))
+    assert len(games) == entry.games  # SOURCES.tsv, counted by hand
+    lines = entry.path.read_bytes().count(b"\n") + 1
+    for n, game in enumerate(games, 1):
+        if game.syntax_error is None:
+            assert game.body, f"game {n}: no syntax error, yet no movetext read"
+        else:
+            assert 1 <= game.syntax_error.line <= lines, f"game {n}: {game.syntax_error}"
 
 
 def test_cp1252_file_is_decoded_per_game(corpus: Path) -> None:
