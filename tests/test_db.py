@@ -48,6 +48,7 @@ from pdn.db.schema import (
     TagRow,
 )
 from pdn.db.store import ImportStats, Record, SpanCounts, import_paths, span_records
+from pdn.game import Game
 from pdn.parallel import Task
 from pdn.pipeline import Options
 from pdn.reader import read_games
@@ -372,7 +373,7 @@ def test_a_rerun_replays_only_what_is_missing(db: str, monkeypatch: pytest.Monke
     replayed: list[int] = []
     replay = pdn.replay.replay_game
 
-    def counted(game: pdn.db.store.Game, *args: object) -> object:
+    def counted(game: Game, *args: object) -> object:
         replayed.append(game.source.index + 1)
         return replay(game, *args)  # type: ignore[arg-type]
 
