@@ -65,10 +65,12 @@ def write_rate(server: str, records: list[Record], writers: int) -> float:
     with database(server) as url:
         engine = open_database(url)
         with engine.begin() as conn:
-            file_id = conn.execute(
+            key = conn.execute(
                 insert(SourceFile).values(path="oca", sha256="", size=0, encoding="utf-8",
                                           complete=False, games=0, imported_at=datetime.now())
-            ).inserted_primary_key[0]  # fmt: skip
+            ).inserted_primary_key  # fmt: skip
+            assert key is not None
+            file_id = key[0]
         engine.dispose()
         rows = [(int(file_id), r) for r in records]
         batches = [rows[i : i + BATCH] for i in range(0, len(rows), BATCH)]

@@ -17,8 +17,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 from sqlalchemy import func, select, text
 
 from _env import corpus_file, timed
@@ -159,18 +161,19 @@ def main() -> None:
         )
     print("one worker, part by part (CPU):")
     parts(oca, work)
-    db = str(work / "oca-1.db")
-    total = grow(db)
-    engine = open_database(db)
+    grown = str(work / "oca-1.db")
+    total = grow(grown)
+    engine = open_database(grown)
     print(f"database of {total:,} games:")
-    for label, ask in (
+    questions: list[tuple[str, Callable[[], pd.DataFrame]]] = [
         ("stats openings --plies 6", lambda: opening_stats(engine, "english", 6, 10)),
         ("stats openings --ballots", lambda: opening_stats(engine, ballots=True)),
         ("explore (start)", lambda: explore(engine, "english")),
         ("explore --moves '11-15 23-19'", lambda: explore(engine, "english", "11-15 23-19")),
         ("stats draws --by year", lambda: draw_stats(engine, "year")),
         ("query --player Tinsley", lambda: find_games(engine, GameFilter(player="Tinsley"))),
-    ):
+    ]
+    for label, ask in questions:
         ask()  # warm the cache once, then time
         seconds, frame = timed(ask)
         print(f"  {label:32s} {seconds:6.3f} s  ({len(frame)} rows)")

@@ -14,7 +14,6 @@ from pdn.db.questions import QuestionError, _result_where, _top, scores
 from pdn.db.schema import GameRow
 from pdn.rules.variants import get_variant
 
-RESULTS = ["won", "drew", "lost"]
 PLAYER_COLUMNS = [
     "player", "games", "won_white", "drew_white", "lost_white", "won_black", "drew_black",
     "lost_black", "no_result", "score", "draw_rate",

@@ -122,7 +122,15 @@ def _wrap(tokens: Iterable[str], width: int) -> list[str]:
 def write_game(
     game: Game, terminator: Terminator = Terminator.KEEP, width: int = LINE_WIDTH
 ) -> str:
-    """The game as PDN text, ending with a newline."""
+    r"""The game as PDN text, ending with a newline.
+
+    >>> from pdn.read.reader import read_string
+    >>> [game] = read_string('[Event "Manchester 1841"]\n1. 11-15 24-20 2. 8-11   28-24 0-1\n')
+    >>> print(write_game(game), end="")
+    [Event "Manchester 1841"]
+    <BLANKLINE>
+    1. 11-15 24-20 2. 8-11 28-24 0-1
+    """
     out = [f'[{name} "{escape(value)}"]' for name, value in game.tags.items()]
     first, start = _sides(game)
     writer = _Movetext(first)

@@ -37,19 +37,19 @@ class CorpusFile:
     encoding: str
 
 
+def in_ci() -> bool:
+    """Whether the tests run under CI (where nothing they need may be missing)."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
 def corpus_dir() -> Path:
     """The corpus folder; fails under CI, skips elsewhere when it is missing."""
     if not CORPUS.is_dir():
         reason = f"the shared corpus is missing: expected it at {CORPUS}"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        if in_ci():
             pytest.fail(reason)
         pytest.skip(reason)
     return CORPUS
-
-
-def in_ci() -> bool:
-    """Whether the tests run under CI (where nothing they need may be missing)."""
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 # Headless Chromium as root on a machine without network: no sandbox, no background connections
@@ -82,16 +82,11 @@ def corpus_files() -> list[CorpusFile]:
     ]
 
 
-def under_ci() -> bool:
-    """Whether the tests run under CI (CI=true), where nothing may be skipped for lack of it."""
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
 def need_core(name: str) -> None:
     """Skip (fail under CI) when the core *name* is not here: the C kernel was not built."""
     if name not in CORES:
         reason = f"the {name!r} core is not built here (no C compiler at install time?)"
-        if under_ci():
+        if in_ci():
             pytest.fail(reason)
         pytest.skip(reason)
 
@@ -117,7 +112,7 @@ POSTGRES = os.environ.get("PDN_TEST_POSTGRES")
 
 def postgres_reason() -> str | None:
     """Why the PostgreSQL tests cannot run here (None when they can); under CI they must."""
-    if POSTGRES or os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+    if POSTGRES or in_ci():
         return None
     return "PDN_TEST_POSTGRES is not set (.ci/run starts a server and sets it)"
 

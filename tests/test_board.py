@@ -7,6 +7,8 @@ Square numbers are worked out by hand from spec/pdn.md §6. English: 1 = b8, 4 =
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from pdn import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError
@@ -166,7 +168,7 @@ def state(board: Board) -> tuple[object, ...]:
 def test_push_written_records_what_push_records(core_name: str) -> None:
     # the hand-counted shuffles above: a draw by repetition at ply 8 (seed) or 12 (official),
     # by the moves rule at ply 4 (two moves each), the game going on after it
-    shuffles = [
+    shuffles: list[tuple[str, str, DrawRules | str, list[str], int | None]] = [
         ("english", "W:WK28:BK2", "seed", ["28-32", "2-7", "32-28", "7-2"] * 3, 8),
         ("italian", "W:WK30:BK3", "official", ["30-26", "3-6", "26-30", "6-3"] * 4, 12),
         ("english", "W:WK28:BK2", DrawRules("two", 2, QuietReset.CAPTURE_OR_PROMOTION, 3),
@@ -180,7 +182,7 @@ def test_push_written_records_what_push_records(core_name: str) -> None:
             one, bulk = Board(name, fen, rules), Board(name, fen, rules)
             for move in moves:
                 one.push(move)
-            squares = [move.replace("x", "-").split("-") for move in moves]
+            squares: list[Sequence[str]] = [move.replace("x", "-").split("-") for move in moves]
             assert bulk.push_written(squares) == len(moves)
             assert state(bulk) == state(one)
             assert (bulk.draw.ply if bulk.draw else None) == draw_ply
@@ -194,7 +196,13 @@ def test_push_written_stops_where_push_would_fail(core_name: str) -> None:
     try:
         # 11-15 22-18 15x22, then 9-14 on White's turn: three played, the rest unread
         board = Board("english")
-        moves = [("11", "15"), ("22", "18"), ("15", "22"), ("9", "14"), ("25", "18")]
+        moves: list[Sequence[str]] = [
+            ("11", "15"),
+            ("22", "18"),
+            ("15", "22"),
+            ("9", "14"),
+            ("25", "18"),
+        ]
         assert board.push_written(moves) == 3
         assert board.ply == 3
         assert board.fen() == "W:W21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,22"

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import corpus_dir, corpus_files
-from pdn.archive.convert import Captures, Style, convert_paths
+from pdn.archive.convert import Captures, GameTypeForm, ResultStyle, Separator, Style, convert_paths
 from pdn.cli.app import app
 from pdn.read.reader import read_string
 from pdn.rules.geometry import geometry
@@ -71,7 +71,7 @@ def test_start_positions_stand_on_the_published_numbers(variant: str) -> None:
 
 
 def convert(paths: list[Path], style: Style, to: str = "pdn") -> str:
-    return "".join(piece for piece, _ in convert_paths(paths, to, style))
+    return "".join(piece for piece, _ in convert_paths(paths, to, style) if piece is not None)
 
 
 def test_russian_algebraic_to_numeric_and_back(tmp_path: Path) -> None:
@@ -89,14 +89,16 @@ def test_capture_forms_and_separator(tmp_path: Path) -> None:
     path = tmp_path / "cap.pdn"
     path.write_text(pdn, encoding="utf-8")
     assert "1. 47x38x24x13x36 *" in convert([path], Style())  # ambiguous: long form needed
-    assert "1. 47:38:24:13:36 *" in convert([path], Style(separator=":"))
+    assert "1. 47:38:24:13:36 *" in convert([path], Style(separator=Separator.COLON))
     full = convert([path], Style(captures=Captures.FULL))
     assert "1. 47x" in full and full.count("x") == 4
 
 
 def test_result_style_and_gametype() -> None:
     path = SAMPLES / "english-oca-first20.pdn"
-    text = convert([path], Style(result_style="international", gametype="long"))
+    text = convert(
+        [path], Style(result_style=ResultStyle.INTERNATIONAL, gametype=GameTypeForm.LONG)
+    )
     [first, *_] = read_string(text)
     assert first.tags.get("GameType") == "21,B,8,8,N1,0"
     assert first.tags.get("Result") == "0-2" and first.terminator == "0-2"

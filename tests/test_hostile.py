@@ -12,13 +12,14 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from pdn.archive.listing import list_games
 from pdn.cli.app import app
-from pdn.game import GameWarning
+from pdn.game import GameWarning, MoveNode
 from pdn.read.files import FileProblem, NoPdnFilesError, pdn_files
 from pdn.read.parser import MAX_DEPTH
 from pdn.read.reader import LIMIT_VARIABLE, read_games
@@ -138,7 +139,9 @@ def test_variations_nested_to_the_limit_are_read_and_replayed_everywhere(tmp_pat
     assert deep.syntax_error is None and deep.ply_count() == 2
     node, depth = deep.mainline()[0], 0
     while node.variations:
-        node, depth = node.variations[0][0], depth + 1
+        child = node.variations[0][0]
+        assert isinstance(child, MoveNode)
+        node, depth = child, depth + 1
     assert depth == MAX_DEPTH
     for command in (["validate"], ["convert"], ["annotate", "-o", str(tmp_path / "n.pdn")]):
         code, _, _ = cli(*command, str(path))
@@ -324,10 +327,10 @@ def test_an_unreadable_file_named_on_the_command_line(
     )
     real_open = Path.open
 
-    def refuse(self: Path, *args: object, **kwargs: object) -> object:
+    def refuse(self: Path, *args: Any, **kwargs: Any) -> Any:
         if self.name == "x.pdn":
             raise PermissionError(13, "Permission denied", str(self))
-        return real_open(self, *args, **kwargs)  # type: ignore[arg-type]
+        return real_open(self, *args, **kwargs)
 
     monkeypatch.setattr(Path, "open", refuse)
     for command in (["list"], ["validate"]):

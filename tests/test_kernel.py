@@ -11,7 +11,7 @@ import hashlib
 import json
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -49,11 +49,13 @@ def positions(draw: st.DrawFn, variant: Variant) -> Position:
         if cell >= 6:
             boards[(0, 0, 2, 2, 1, 3)[cell - 6]] |= 1 << square
     turn = draw(st.sampled_from((WHITE, BLACK)))
-    return Position(variant, *boards, turn)
+    white_men, white_kings, black_men, black_kings = boards
+    return Position(variant, white_men, white_kings, black_men, black_kings, turn)
 
 
-def same(c: Core, call: Callable[[Core], Any]) -> Any:
-    """call(c) and call(PYTHON), asserted equal; the value."""
+def same(c: Core, call: Callable[..., Any]) -> Any:
+    """call(c) and call(PYTHON), asserted equal; the value (call: a lambda, loop values bound as
+    its defaults)."""
     ours, twin = call(c), call(PYTHON)
     assert ours == twin
     return twin
@@ -141,7 +143,7 @@ def test_push_plain_agrees(c_core: Core) -> None:
         variant = get_variant(name)
         g = geometry(variant)
         pos = Position.start(variant)
-        written: list[tuple[str, str]] = []
+        written: list[Sequence[str]] = []
         before: list[Position] = []  # the position before each written move
         for ply in range(150):
             moves = c_core.generate(pos, Duplicates.DROP)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -121,7 +122,7 @@ def hand_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
 WYLLIE = Aliases([("J. Wyllie", "Wyllie, J."), ("Wyllie", "Wyllie, J.")])
 
 
-def rows(frame: pd.DataFrame) -> dict[str, list[object]]:
+def rows(frame: pd.DataFrame) -> dict[str, list[Any]]:
     return {r[0]: list(r[1:]) for r in frame.itertuples(index=False)}
 
 
@@ -154,7 +155,9 @@ def test_player_results_by_colour(hand_db: Engine) -> None:
 def test_draws_by_player_under_aliases(hand_db: Engine) -> None:
     frame = draw_stats(hand_db, "player", aliases=WYLLIE).set_index("player")
     # games 1, 2, 3, 8, 9: one draw (game 2) among the three with a result
-    assert frame.loc["Wyllie, J.", ["games", "draws", "no_result", "draw_rate"]].tolist() == [
+    wyllie = frame.loc["Wyllie, J."]
+    assert isinstance(wyllie, pd.Series)  # one row
+    assert wyllie[["games", "draws", "no_result", "draw_rate"]].tolist() == [
         5, 1, 2, 33.3,
     ]  # fmt: skip
     assert "J. Wyllie" not in frame.index and "Wyllie" not in frame.index

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import zlib
 from collections.abc import Iterator
+from itertools import groupby
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ import pytest
 from conftest import corpus_dir, need_core
 from pdn.archive.identity import game_identity, main_line
 from pdn.archive.pipeline import replay_paths
-from pdn.archive.selection import Run, material_runs
+from pdn.archive.selection import MaterialRun, material_runs
 from pdn.db.search import pack_boards, signature, words
 from pdn.db.store import build_record
 from pdn.game import Game
@@ -96,14 +97,20 @@ def texts_one_by_one(replay: Replay) -> list[str]:
     return out
 
 
-def runs_one_by_one(positions: list[Position]) -> list[tuple[int, int, tuple[int, ...]]]:
-    runs: list[tuple[int, int, tuple[int, ...]]] = []
-    for i, pos in enumerate(positions):
-        c = pos.counts()
-        if runs and runs[-1][2] == c:
-            runs[-1] = (runs[-1][0], runs[-1][1] + 1, c)
-        else:
-            runs.append((i, 1, c))
+def runs_by_grouping(positions: list[Position]) -> list[tuple[int, int, tuple[int, ...]]]:
+    """The material runs by a definition of their own (not the cores' loop): the pieces counted
+    from the bitboards' binary digits, grouped by itertools.groupby, each run starting where the
+    runs before it end. Checked against hand-counted runs in test_material_runs_by_hand."""
+    pieces = (
+        tuple(bin(b).count("1") for b in (p.white_men, p.white_kings, p.black_men, p.black_kings))
+        for p in positions
+    )
+    runs = []
+    first = 0
+    for counts, group in groupby(pieces):
+        length = sum(1 for _ in group)
+        runs.append((first, length, counts))
+        first += length
     return runs
 
 
@@ -130,7 +137,7 @@ def test_scan_and_texts_on_every_variant_of_the_corpus(c_core: Core, samples: li
         assert mine == PYTHON.scan(ps, w, True)
         assert mine[0] == [p.digest() for p in ps]
         assert mine[1] == boards_one_by_one(ps, w)
-        assert mine[2] == runs_one_by_one(ps)
+        assert mine[2] == runs_by_grouping(ps)
         assert c_core.scan(ps, 0, False) == PYTHON.scan(ps, 0, False) == ([], b"", mine[2])
         names = labels(ps[0].geometry)
         sep = replay.variant.separator
@@ -180,7 +187,7 @@ def test_scan_and_texts_on_the_whole_corpus(c_core: Core) -> None:
         w = words(ps[0].variant)
         mine = c_core.scan(ps, w, True)
         assert mine == PYTHON.scan(ps, w, True)
-        assert mine == ([p.digest() for p in ps], boards_one_by_one(ps, w), runs_one_by_one(ps))
+        assert mine == ([p.digest() for p in ps], boards_one_by_one(ps, w), runs_by_grouping(ps))
         names, sep = labels(ps[0].geometry), replay.variant.separator
         texts = c_core.move_texts(ps, replay.moves, names, sep)
         assert texts == PYTHON.move_texts(ps, replay.moves, names, sep) == texts_one_by_one(replay)
@@ -261,7 +268,7 @@ def test_canadian_boards_take_three_words(c_core: Core) -> None:
         game.append(c_core.play(game[-1], moves[(ply * 7919) % len(moves)]))
     mine = c_core.scan(game, 3, True)
     assert mine == PYTHON.scan(game, 3, True)
-    assert mine == ([p.digest() for p in game], boards_one_by_one(game, 3), runs_one_by_one(game))
+    assert mine == ([p.digest() for p in game], boards_one_by_one(game, 3), runs_by_grouping(game))
     assert mine[2][0][2] == (30, 0, 30, 0)
 
 
@@ -278,7 +285,8 @@ def test_material_runs_by_hand(each_core: str) -> None:
     runs = [(0, 2, (12, 0, 12, 0)), (2, 3, (12, 0, 11, 0)), (5, 1, (11, 1, 11, 0)),
             (6, 1, (12, 0, 12, 0))]  # fmt: skip
     assert CORES[each_core].scan(line, 0, False)[2] == runs
-    assert material_runs(line) == [Run(*r) for r in runs]
+    assert runs_by_grouping(line) == runs
+    assert material_runs(line) == [MaterialRun(*r) for r in runs]
 
 
 # -- build_record ----------------------------------------------------------------------------------
@@ -302,7 +310,7 @@ def test_build_record_writes_the_one_by_one_rows(each_core: str, samples: list[P
         assert list(record.plies) == [
             (gid, i + 1, t, digests[i], digests[i + 1]) for i, t in enumerate(texts)
         ]
-        runs = runs_one_by_one(ps)
+        runs = runs_by_grouping(ps)
         assert list(record.material) == [(gid, f, n, signature(c)) for f, n, c in runs]
         w = words(ps[0].variant) if ps else 0
         packed = [(gid, zlib.compress(boards_one_by_one(ps, w), 1))] if ps else []

@@ -17,9 +17,9 @@ from pdn.rules.variants import VARIANTS, get_variant
 pytestmark = pytest.mark.usefixtures("each_core")  # every case on both cores
 
 
-def full(variant: str, fen: str, keep: bool = False) -> list[str]:
+def full(variant: str, fen: str) -> list[str]:
     pos = parse_fen(fen, get_variant(variant))
-    return sorted(move_text(pos, m, MoveForm.FULL) for m in pos.legal_moves(keep))
+    return sorted(move_text(pos, m, MoveForm.FULL) for m in pos.legal_moves())
 
 
 def pdn(variant: str, fen: str) -> list[str]:
@@ -148,6 +148,6 @@ def test_has_captures_says_whether_captures_exist() -> None:
                     break
                 pos = pos.play(rng.choice(moves))
     assert seen[True] > 5000 and seen[False] > 5000
-    for variant, fen, _ in RULE_BOOK:
-        pos = parse_fen(fen, get_variant(variant))
+    for name, fen, _ in RULE_BOOK:
+        pos = parse_fen(fen, get_variant(name))
         assert pos.has_captures() is bool(pos.captures()) is (fen != "W:W30:BK26")

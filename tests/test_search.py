@@ -14,7 +14,6 @@ from pdn.archive.selection import (
     has_material,
     longest_stand,
     material_runs,
-    numbered,
     parse_material,
     parse_pattern,
     reaches_pattern,
@@ -121,11 +120,3 @@ def test_pattern_reached_in_a_game() -> None:
 def test_pattern_algebraic_squares() -> None:
     start = Position.start(get_variant("russian"))
     assert parse_pattern("Wa1,c3:Bh8:Ed4").compile(start.variant).matches(start)  # type: ignore[union-attr]
-
-
-def test_numbered_bitboards() -> None:
-    # square n is bit n-1 whatever the board's own layout
-    g = get_variant("international")
-    pos = parse_fen("W:W1,50:B25", g)
-    assert numbered(pos.geometry, pos.white_men) == 1 | 1 << 49
-    assert numbered(pos.geometry, pos.black_men) == 1 << 24

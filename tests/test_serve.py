@@ -183,7 +183,11 @@ class Page:
         self.dialogs: list[str] = []
         self.tab.on("pageerror", lambda e: self.errors.append(str(e)))
         self.tab.on("request", lambda r: self.requests.append(r.url))
-        self.tab.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.tab.on("dialog", self._dismiss)
+
+    def _dismiss(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
 
     def expect(self, selector: str) -> Any:
         """Playwright's retrying assertions on the element(s) *selector* finds."""

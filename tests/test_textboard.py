@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from conftest import in_ci
 from pdn.cli.app import app
 from pdn.read.reader import read_string
 from pdn.render.browser import Browser, main_line
@@ -134,7 +135,7 @@ def _tmux(socket: str) -> Callable[..., str]:
 
 def test_interactive_replay_in_a_terminal(tmp_path: Path) -> None:
     if shutil.which("tmux") is None:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        if in_ci():
             pytest.fail("CI drives `pdn replay --interactive` in tmux (.ci/run installs it)")
         pytest.skip("tmux is not installed")
     path = tmp_path / "variations.pdn"

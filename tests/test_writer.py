@@ -80,7 +80,7 @@ def _move(draw: st.DrawFn, depth: int) -> MoveNode:
 
 
 def _line(depth: int) -> st.SearchStrategy[list[Node]]:
-    return st.lists(_move(depth), min_size=1, max_size=5)  # type: ignore[return-value]
+    return st.lists(_move(depth), min_size=1, max_size=5)
 
 
 @st.composite
@@ -92,7 +92,9 @@ def _game(draw: st.DrawFn) -> Game:
     body: list[Node] = []
     lead = draw(st.lists(_text.filter(bool), max_size=1))
     moves = draw(_line(0))
-    moves[0].comments_before = lead
+    first = moves[0]
+    assert isinstance(first, MoveNode)
+    first.comments_before = lead
     body.extend(moves)
     result = draw(st.sampled_from(["*", "1-0", "0-1", "1/2-1/2", "2-0", "1-1"]))
     return Game(tags, body, result)

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from pdn.rules.geometry import BLACK, WHITE, Geometry, SquareError, geometry
+from pdn.rules.geometry import BLACK, WHITE, SquareError, geometry
 from pdn.rules.position import Counts, Position, core
 from pdn.rules.variants import Variant
 
@@ -295,28 +295,6 @@ def _compile(pattern: Pattern, variant: Variant) -> Masks | None:
             raise SpecError(f"the pattern {pattern.text!r} asks for two things on one square")
         taken |= mask
     return Masks(**masks, turn=pattern.turn)
-
-
-def numbered(g: Geometry, board: int) -> int:
-    """A bitboard in square-number order (bit n-1 for square n), the layout stored in the
-    database so that numbered-square masks compare across variants of one board."""
-    out = 0
-    while board:
-        low = board & -board
-        out |= 1 << (g.number(low.bit_length() - 1) - 1)
-        board ^= low
-    return out
-
-
-def numbered_masks(masks: Masks, variant: Variant) -> Masks:
-    """*masks* with every bitboard in square-number order (see numbered)."""
-    g = geometry(variant)
-    return Masks(
-        numbered(g, masks.white_men), numbered(g, masks.white_kings),
-        numbered(g, masks.white_pieces), numbered(g, masks.black_men),
-        numbered(g, masks.black_kings), numbered(g, masks.black_pieces),
-        numbered(g, masks.empty), masks.turn,
-    )  # fmt: skip
 
 
 def reaches_pattern(positions: Iterable[Position], pattern: Pattern) -> bool:

@@ -305,7 +305,14 @@ def read_file(source: PdnSource) -> ReadResult:
 
 
 def read_string(text: str, file: str = "<string>") -> list[Game]:
-    """The games of PDN text."""
+    r"""The games of PDN text.
+
+    >>> [game] = read_string('[White "Wyllie, J."]\n[Black "Moorhead, W."]\n1. 11-15 24-20 0-1\n')
+    >>> game.white, game.black, game.result, game.ply_count()
+    ('Wyllie, J.', 'Moorhead, W.', '0-1', 2)
+    >>> [move.text for move in game.mainline()]
+    ['11-15', '24-20']
+    """
     limit = game_size_limit()
     opened = _Opened(file, "bytes", string_lines(text, limit), _nothing, _yes)
     return list(_read(opened, None, False, None, limit))

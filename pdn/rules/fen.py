@@ -23,7 +23,16 @@ _EXTRA_FIELD = re.compile(r"^(?:H\d+|F\d+|\+\d+\+\d+)$")  # lidraughts counters
 
 
 def parse_fen(fen: str, variant: Variant) -> Position:
-    """Read a FEN string into a position of *variant*."""
+    """Read a FEN string into a position of *variant*.
+
+    >>> from pdn.rules.position import Position
+    >>> from pdn.rules.variants import get_variant
+    >>> international = get_variant("international")
+    >>> parse_fen("W:W31-50:B1-20", international) == Position.start(international)
+    True
+    >>> to_fen(parse_fen("W:WK47:B14,19,29,31,42", international))  # spec/perft.md
+    'W:WK47:B14,19,29,31,42'
+    """
     g = geometry(variant)
     text = fen.strip().strip('"').strip()
     if text.endswith("."):
@@ -87,7 +96,13 @@ def _put(
 
 
 def to_fen(pos: Position, notation: Notation | None = None) -> str:
-    """The position as PDN 3.0 FEN: side to move, White's pieces, Black's, ascending squares."""
+    """The position as PDN 3.0 FEN: side to move, White's pieces, Black's, ascending squares.
+
+    >>> from pdn.rules.variants import get_variant
+    >>> english = get_variant("english")  # spec/pdn.md §4.1's example, its squares sorted
+    >>> to_fen(parse_fen("B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29", english))
+    'B:WK10,K15,18,24,27,28:B12,16,20,K22,K25,K29'
+    """
     g = pos.geometry
     notation = notation or pos.variant.notation
 

@@ -211,5 +211,11 @@ def count_moves(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> int:
 
 
 def perft(pos: Position, depth: int, duplicates: Duplicates = Duplicates.DROP) -> int:
-    """Number of move sequences of length *depth* from *pos* (draw rules ignored)."""
+    """Number of move sequences of length *depth* from *pos* (draw rules ignored).
+
+    >>> from pdn.rules.variants import get_variant
+    >>> english = Position.start(get_variant("english"))
+    >>> [perft(english, depth) for depth in (1, 2, 3)]  # spec/perft.md: 7, 49, 302
+    [7, 49, 302]
+    """
     return _core.perft(pos, depth, duplicates)

@@ -189,7 +189,14 @@ class UnknownVariantError(ValueError):
 
 
 def get_variant(name: str) -> Variant:
-    """The variant called *name* (case-insensitive; aliases and a ``-nco`` suffix accepted)."""
+    """The variant called *name* (case-insensitive; aliases and a ``-nco`` suffix accepted).
+
+    >>> russian = get_variant("Russian")  # spec/pdn.md §3.2: GameType 25,W,8,8,A0,0, ':' captures
+    >>> russian.gametype, russian.first, russian.width, russian.height, russian.separator
+    (25, 'W', 8, 8, ':')
+    >>> get_variant("english-nco").capture_optional, get_variant("english").first
+    (True, 'B')
+    """
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     optional = key.endswith("-nco") or key.endswith("-no-capture-obligation")
     if optional:
