@@ -182,7 +182,7 @@ class MaterialRow(Base):
 
 
 class BoardsRow(Base):
-    """Every position of a game's main line, packed (see pdn.db.search.pack_boards)."""
+    """Every position of a game's main line, packed (see pdn.db.search.stored_positions)."""
 
     __tablename__ = "boards"
     game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING
@@ -28,7 +29,7 @@ from sqlalchemy import (
     select,
 )
 
-from pdn.archive.selection import Count, Masks, Material, MaterialRun, Pattern
+from pdn.archive.selection import Count, Masks, Material, Pattern
 from pdn.db.schema import BoardsRow, MaterialRow
 from pdn.rules.geometry import geometry
 from pdn.rules.position import Position, core
@@ -47,11 +48,6 @@ def signature(counts: Sequence[int]) -> int:
     return wm | wk << _BITS | bm << 2 * _BITS | bk << 3 * _BITS
 
 
-def material_rows(runs: Iterable[MaterialRun]) -> list[dict[str, int]]:
-    """The material rows of a game (without its id)."""
-    return [{"first": r.first, "length": r.length, "signature": signature(r.counts)} for r in runs]
-
-
 # -- boards ----------------------------------------------------------------------------------------
 
 
@@ -61,13 +57,28 @@ def words(variant: Variant) -> int:
     return -(-geometry(variant).size // 64)
 
 
-def pack_boards(positions: Sequence[Position]) -> bytes:
-    """The positions as a zlib-compressed array: per position, the bitboards of white men,
-    white kings, black men and black kings (words() little-endian words each), then one byte
-    per position for the side to move (the layout of pdn.rules.kernel.Kernel.scan)."""
+@dataclass(frozen=True, slots=True)
+class StoredPositions:
+    """What the database stores of a game's main-line positions, as table rows."""
+
+    digests: list[int]  # per position (empty unless asked for): the plies' before and after
+    material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
+    boards: tuple[tuple[int, bytes], ...]  # game id, the positions packed (none without any)
+
+
+def stored_positions(
+    gid: int, positions: Sequence[Position], digests: bool = False
+) -> StoredPositions:
+    """The rows of game *gid*'s *positions*, from one kernel pass (Kernel.scan): their digests
+    where *digests* asks; their runs of equal material, one row each with its signature; and
+    the positions packed (per position, the bitboards of white men, white kings, black men and
+    black kings as words() little-endian words each, then one byte per position for the side to
+    move), compressed."""
     if not positions:
-        return b""
-    return compressed(core().scan(positions, words(positions[0].variant), False)[1])
+        return StoredPositions([], (), ())
+    hashes, packed, runs = core().scan(positions, words(positions[0].variant), digests)
+    material = tuple((gid, first, length, signature(counts)) for first, length, counts in runs)
+    return StoredPositions(hashes, material, ((gid, compressed(packed)),))
 
 
 def compressed(boards: bytes) -> bytes:

@@ -70,12 +70,12 @@ from pdn.db.schema import (
     SourceFile,
     TagRow,
 )
-from pdn.db.search import compressed, signature, words
+from pdn.db.search import stored_positions
 from pdn.game import Game
 from pdn.read.decoding import detect_encoding
 from pdn.read.files import FileProblem, shown_name
 from pdn.replay import Replay
-from pdn.rules.position import Position, core
+from pdn.rules.position import Position
 
 BATCH = 4000  # games written in one transaction: game ids are hash bits, so each batch's rows
 # land all over the tables' pages, and fewer commits write fewer pages (1,000 to 4,000 took 1.6 s
@@ -108,12 +108,9 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     identity = game_identity(game, replay, moves)
     gid = game_id(identity.record)
     positions = replay.positions[: len(moves) + 1] if replay else []
-    size = words(positions[0].variant) if positions else 0
-    # the digests, and what pack_boards and material_runs make of the positions, in one pass
-    digests, packed, runs = core().scan(positions, size, bool(moves))
+    stored = stored_positions(gid, positions, bool(moves))
+    digests = stored.digests
     plies = tuple(zip(repeat(gid), count(1), moves, digests, islice(digests, 1, None)))
-    material = tuple((gid, first, length, signature(counts)) for first, length, counts in runs)
-    boards = ((gid, compressed(packed)),) if positions else ()
     start = replay.positions[0] if replay and replay.positions else None
     result = game.result
     row = {
@@ -153,7 +150,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         tags = tuple((gid, i, _shown(n), _shown(v)) for i, (n, v) in enumerate(game.tags.items()))
     else:
         tags = tuple((gid, i, n, v) for i, (n, v) in enumerate(game.tags.items()))
-    return Record(report, row, tags, plies, material, boards, nul)
+    return Record(report, row, tags, plies, stored.material, stored.boards, nul)
 
 
 _TEXTS = ("event", "site", "date", "round", "white", "black", "result", "start_fen", "pdn")

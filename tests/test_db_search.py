@@ -9,16 +9,15 @@ import pytest
 from sqlalchemy import Engine, create_engine, insert
 
 from pdn.archive.pipeline import file_preference
-from pdn.archive.selection import material_runs, parse_material, parse_pattern
+from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.schema import BoardsRow, MaterialRow
 from pdn.db.search import (
     least_material,
     material_games,
-    material_rows,
     most_pieces,
-    pack_boards,
     pattern_games,
     signatures,
+    stored_positions,
 )
 from pdn.read.reader import read_games
 from pdn.replay import replay_game
@@ -38,9 +37,12 @@ def engine() -> Iterator[Engine]:
             if game.syntax_error is not None:
                 continue
             positions = replay_game(game, None, "seed", prefer).positions
-            rows = [{"game_id": n, **r} for r in material_rows(material_runs(positions))]
-            conn.execute(insert(MaterialRow), rows)
-            conn.execute(insert(BoardsRow), [{"game_id": n, "data": pack_boards(positions)}])
+            stored = stored_positions(n, positions)
+            keys = ("game_id", "first", "length", "signature")
+            conn.execute(
+                insert(MaterialRow), [dict(zip(keys, r, strict=True)) for r in stored.material]
+            )
+            conn.execute(insert(BoardsRow), [{"game_id": n, "data": stored.boards[0][1]}])
     yield engine
     engine.dispose()
 

@@ -21,7 +21,7 @@ from conftest import corpus_dir, need_core
 from pdn.archive.identity import game_identity, main_line
 from pdn.archive.pipeline import replay_paths
 from pdn.archive.selection import MaterialRun, material_runs
-from pdn.db.search import pack_boards, signature, words
+from pdn.db.search import signature, stored_positions, words
 from pdn.db.store import build_record
 from pdn.game import Game
 from pdn.replay import Replay
@@ -243,7 +243,7 @@ def test_packed_boards_and_digest_by_hand(each_core: str) -> None:
     core = CORES[each_core]
     assert core.scan([pos], 2, True) == ([digest], packed, [(0, 1, (1, 0, 1, 0))])
     assert core.scan([pos, pos], 0, False) == ([], b"", [(0, 2, (1, 0, 1, 0))])
-    assert pack_boards([pos]) == zlib.compress(packed, 1)
+    assert stored_positions(7, [pos]).boards == ((7, zlib.compress(packed, 1)),)
 
 
 def test_canadian_boards_take_three_words(c_core: Core) -> None:
