@@ -83,6 +83,11 @@ def check_inputs(paths: Iterable[Path]) -> None:
             fail(f"{path}: cannot be read (permission denied)")
 
 
+def unreadable(exc: OSError) -> str:
+    """A file that cannot be read, in one line."""
+    return f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc)
+
+
 def _writable_folder(folder: Path, given: Path) -> None:
     if not folder.exists():
         fail(f"{given}: the folder {folder} does not exist")
