@@ -16,6 +16,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from pdn import __version__
+from pdn.cli import stopping
 from pdn.cli.output import OutputError, say
 
 
@@ -110,6 +111,9 @@ class Commands(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM (see cli/stopping.py); typer would exit 130
+            say("pdn: stopped", err=True)  # without a word
+            raise typer.Exit(stopping.exit_code()) from None
         except BrokenPipeError:  # the reader went away (`| head`): what was wanted is written
             _silence_stdout()
             raise typer.Exit(0) from None
@@ -189,6 +193,7 @@ def main() -> None:
     """Entry point of the `pdn` console script."""
     if hasattr(sys.stdout, "reconfigure"):  # a file name that is not UTF-8: its own bytes
         sys.stdout.reconfigure(errors="surrogateescape")
+    stopping.catch_stops()
     app()
 
 
