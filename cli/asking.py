@@ -12,9 +12,8 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from pdn.cli.common import FrameFormat, check_output, fail, print_table, say
-from pdn.cli.connect import db_reason
 from pdn.cli.output import Format, written_path
-from pdn.db.connection import REBUILD, damage, masked
+from pdn.db.connection import shown, trouble
 from pdn.db.questions import QuestionError
 from pdn.fen import FenError
 from pdn.variants import UnknownVariantError
@@ -29,11 +28,7 @@ def asking(db: str, engine: Engine) -> Iterator[None]:
     except (QuestionError, UnknownVariantError, FenError) as exc:
         fail(str(exc))
     except (SQLAlchemyError, pd.errors.DatabaseError) as exc:
-        found = damage(engine)
-        if found:
-            fail(f"{masked(db)}: the database file is damaged ({found}); {REBUILD}", 1)
-        wrapped = exc.__cause__ if isinstance(exc, pd.errors.DatabaseError) else None
-        fail(f"{masked(db)}: {db_reason(wrapped or exc, db)}", 1)  # pandas wraps the error
+        fail(f"{shown(db)}: {trouble(exc, engine)}", 1)
 
 
 def print_frame(

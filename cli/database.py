@@ -27,7 +27,7 @@ from pdn.cli.common import (
     say,
     variant_named,
 )
-from pdn.cli.connect import open_db
+from pdn.cli.connect import import_into, open_db
 from pdn.cli.openings import OpeningsOpt, load_openings
 from pdn.cli.output import written
 from pdn.cli.selection import EVERY, ResultOpt, Selection, selection_options
@@ -42,7 +42,6 @@ from pdn.db.questions import (
 )
 from pdn.db.questions import explore as explore_position
 from pdn.db.report import html_report
-from pdn.db.store import import_paths
 from pdn.identity import Same
 from pdn.openings import OpeningNames
 
@@ -169,8 +168,8 @@ def report(
     with tempfile.TemporaryDirectory() as tmp:
         check_inputs([Path(s) for s in sources])
         db = str(Path(tmp) / "report.db")
-        engine = open_db(db, create=True)
-        import_paths(engine, [Path(s) for s in sources])
+        import_into(db, [Path(s) for s in sources])
+        engine = open_db(db)
         _write_report(engine, db, f"Archive report: {', '.join(sources)}", output, names)
         engine.dispose()
 
