@@ -14,10 +14,9 @@ from typing import Annotated, Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
-from typer.main import get_command_from_info
-from typer.models import CommandInfo
 
 from pdn import __version__
+from pdn.cli import stopping
 from pdn.cli.output import OutputError, say
 
 
@@ -38,8 +37,9 @@ class Lazy:
         callback = getattr(importlib.import_module(module), function)
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
-        info = CommandInfo(name=name, callback=callback)
-        return get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=None)
+        single = typer.Typer(add_completion=False, rich_markup_mode=None)
+        single.command(name)(callback)
+        return typer.main.get_command(single)  # one command: the command itself
 
 
 COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
@@ -51,16 +51,16 @@ COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
     "replay": Lazy("pdn.cli.replay:replay_command", "Show a game on a board, ply by ply."),
     "annotate": Lazy("pdn.cli.games:annotate_command", "Write games back with comments added."),
     "convert": Lazy("pdn.cli.games:convert", "Write games in another notation or format."),
-    "filter": Lazy("pdn.cli.search:filter_command", "The games of files that meet criteria."),
-    "players": Lazy("pdn.cli.search:players_command", "Player names and their games."),
+    "filter": Lazy("pdn.cli.filtering:filter_command", "The games of files that meet criteria."),
+    "players": Lazy("pdn.cli.players:players_command", "Player names and their games."),
     "import": Lazy("pdn.cli.importing:import_command", "Replay and store every game."),
     "query": Lazy("pdn.cli.database:query", "The stored games that match."),
     "explore": Lazy("pdn.cli.database:explore", "The moves played from a position."),
     "duplicates": Lazy("pdn.cli.database:duplicates", "Games stored or read more than once."),
     "stats": {
-        "openings": Lazy("pdn.cli.database:stats_openings", "Openings and how they score."),
-        "draws": Lazy("pdn.cli.database:stats_draws", "Draw rates and how draws came about."),
-        "players": Lazy("pdn.cli.search:stats_players", "Each player's results and scores."),
+        "openings": Lazy("pdn.cli.stats:stats_openings", "Openings and how they score."),
+        "draws": Lazy("pdn.cli.stats:stats_draws", "Draw rates and how draws came about."),
+        "players": Lazy("pdn.cli.stats:stats_players", "Each player's results and scores."),
     },
     "report": Lazy("pdn.cli.database:report", "One HTML page about an archive."),
     "serve": Lazy("pdn.cli.serve:serve", "A local web page to browse, replay and explore games."),
@@ -94,6 +94,13 @@ class Commands(TyperGroup):
             self.commands[cmd_name] = entry.command(cmd_name)
         return self.commands[cmd_name]
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """No command given: the help on stderr and exit code 2."""
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            sys.stderr.write(ctx.get_help() + "\n")
+            ctx.exit(2)
+        return super().parse_args(ctx, args)
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         self.listing = True
         try:
@@ -104,6 +111,9 @@ class Commands(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM (see cli/stopping.py); typer would exit 130
+            say("pdn: stopped", err=True)  # without a word
+            raise typer.Exit(stopping.exit_code()) from None
         except BrokenPipeError:  # the reader went away (`| head`): what was wanted is written
             _silence_stdout()
             raise typer.Exit(0) from None
@@ -117,15 +127,10 @@ class Commands(TyperGroup):
 
     def main(self, args: Sequence[str] | None = None, *more: Any, **extra: Any) -> Any:
         """Run the command; a usage error is one line on stderr, ``pdn: ...``, and exit code 2."""
-        from typer import _click
-
         extra["standalone_mode"] = False
         try:
             code = super().main(args, *more, **extra)
-        except _click.exceptions.NoArgsIsHelpError as exc:
-            sys.stderr.write(exc.format_message() + "\n")
-            sys.exit(2)
-        except _click.exceptions.ClickException as exc:
+        except typer.TyperException as exc:  # click's errors (usage, bad parameter) among them
             say(f"pdn: {_one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except typer.Abort:
@@ -188,6 +193,7 @@ def main() -> None:
     """Entry point of the `pdn` console script."""
     if hasattr(sys.stdout, "reconfigure"):  # a file name that is not UTF-8: its own bytes
         sys.stdout.reconfigure(errors="surrogateescape")
+    stopping.catch_stops()
     app()
 
 

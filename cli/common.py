@@ -162,6 +162,7 @@ FrameFormatOpt = Annotated[
     ),
 ]
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write here, not stdout.")]
+TopOpt = Annotated[int | None, typer.Option("--top", help="Only the N rows with most games.")]
 
 
 # -- a run of the pipeline ----------------------------------------------------------------------

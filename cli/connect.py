@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from sqlalchemy import Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from pdn.cli.common import fail
-from pdn.db.connection import DatabaseRefused, DatabaseUnavailable, masked, open_database
+from pdn.db.connection import DatabaseRefused, DatabaseUnavailable, masked, open_database, shown
+
+if TYPE_CHECKING:
+    from pdn.db.store import ImportStats
 
 
 def open_db(db: str, create: bool = False) -> Engine:
@@ -25,3 +31,17 @@ def db_reason(exc: BaseException, db: str) -> str:
     orig = exc.orig if isinstance(exc, DBAPIError) else exc
     lines = str(orig).strip().splitlines()
     return masked(lines[0] if lines else type(orig).__name__, db)
+
+
+def import_into(db: str, files: list[Path]) -> ImportStats:
+    """*files* imported into a new database *db* (temporary) for a command that reads them
+    from there; a database or file error (a full disk) is one line naming *db*, exit 1."""
+    from pdn.db.store import import_paths
+
+    engine = open_db(db, create=True)
+    try:
+        return import_paths(engine, files)
+    except (OSError, SQLAlchemyError) as exc:
+        fail(f"{shown(db)}: import stopped: {db_reason(exc, db)}", 1)
+    finally:
+        engine.dispose()

@@ -23,7 +23,7 @@ from pdn.cli.common import (
     say,
 )
 from pdn.cli.connect import db_reason, open_db
-from pdn.db.connection import DEFAULT_DB, masked
+from pdn.db.connection import DEFAULT_DB, masked, shown
 from pdn.db.store import import_paths
 
 
@@ -47,7 +47,7 @@ def import_command(
             stats = import_paths(engine, run.files, variant, rules, run.runner, run.progress,
                                  candidates=candidates, on_problem=run.problem)  # fmt: skip
     except (OSError, SQLAlchemyError) as exc:  # games written so far stay; a re-run finishes
-        fail(f"import stopped: {db_reason(exc, db)}; run it again to finish it", 1)
+        fail(f"{shown(db)}: import stopped: {db_reason(exc, db)}; run it again to finish it", 1)
     for warning in stats.warnings:
         say(warning, err=True)
     rows = [

@@ -16,11 +16,13 @@ import math
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
 from pathlib import Path
@@ -83,6 +85,11 @@ def check_inputs(paths: Iterable[Path]) -> None:
             fail(f"{path}: cannot be read (permission denied)")
 
 
+def unreadable(exc: OSError) -> str:
+    """A file that cannot be read, in one line."""
+    return f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc)
+
+
 def _writable_folder(folder: Path, given: Path) -> None:
     if not folder.exists():
         fail(f"{given}: the folder {folder} does not exist")
@@ -100,12 +107,14 @@ def _read_only(path: Path) -> bool:
 
 
 def check_output(path: Path) -> None:
-    """A file can be written at *path* (its folder exists and is writable, it is not a folder);
-    else a one-line usage error."""
+    """A file can be written at *path* (its folder exists and is writable, it is not a folder;
+    for a symlink, its target's); else a one-line usage error."""
     if path.is_dir():
         fail(f"{path}: is a folder; give a file name")
-    _writable_folder(path.parent, path)
-    if path.exists() and not os.access(path, os.W_OK):
+    where = destination(path)
+    if not where.stream:
+        _writable_folder(where.real.parent, path)
+    if where.real.exists() and not os.access(where.real, os.W_OK):
         fail(f"{path}: cannot be written (read-only)")
 
 
@@ -119,6 +128,35 @@ def check_output_folder(path: Path) -> None:
 
 
 # -- writing files whole ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """Where output given as *path* goes: a regular file at *real* (a symlink followed to its
+    target), replaced whole once written; or a stream (a device, a FIFO, ``/dev/stdout``),
+    written as it comes and never replaced."""
+
+    path: Path
+    real: Path
+    stream: bool
+
+
+def destination(path: Path) -> Destination:
+    """The one place that decides how an output path is written."""
+    try:
+        mode: int | None = os.stat(path).st_mode  # a symlink followed
+    except OSError:
+        mode = None  # not there (a symlink to nothing: its target is made)
+    if mode is not None and not stat.S_ISREG(mode):
+        return Destination(path, path, True)
+    real = Path(os.path.realpath(path))
+    if mode is not None and real.parts[1:2] == ("proc",):  # /dev/stdout onto a file: as opened
+        return Destination(path, path, True)
+    return Destination(path, real, False)
+
+
+def _failed(path: Path, exc: OSError) -> OutputError:
+    return OutputError(f"{path}: {exc.strerror or exc}")
 
 
 class _Screen:
@@ -146,13 +184,13 @@ class _Guarded:
         try:
             return self._fh.write(text)
         except OSError as exc:
-            raise OutputError(f"{self._path}: {exc.strerror or exc}") from None
+            raise _failed(self._path, exc) from None
 
     def flush(self) -> None:
         try:
             self._fh.flush()
         except OSError as exc:
-            raise OutputError(f"{self._path}: {exc.strerror or exc}") from None
+            raise _failed(self._path, exc) from None
 
 
 def stdout() -> TextIO:
@@ -176,27 +214,28 @@ def _umask() -> int:
 
 @contextmanager
 def written(path: Path | None, newline: str | None = None) -> Iterator[TextIO]:
-    """A text file to write to *path* (stdout if None). The file appears under its name only
-    once it is written whole: it is written beside it under a temporary name, then renamed; on
-    any error the temporary file is removed. A write error raises :class:`OutputError`.
-    A path that is no regular file (``/dev/stdout``, a pipe) is written directly."""
+    """A text file to write to *path* (stdout if None), as :func:`destination` says: a regular
+    file appears under its name only once it is written whole (written beside it under a
+    temporary name, then renamed; on any error the temporary file is removed), a stream is
+    written directly. A write error raises :class:`OutputError` naming *path*."""
     if path is None:
         yield stdout()
         return
-    if path.exists() and not path.is_file():
+    where = destination(path)
+    if where.stream:
         try:
             direct = path.open("w", encoding="utf-8", errors=_BYTES, newline=newline)
         except OSError as exc:
-            raise OutputError(f"{path}: {exc.strerror or exc}") from None
+            raise _failed(path, exc) from None
         with direct:
             guarded = _Guarded(direct, path)
             yield guarded  # type: ignore[misc]
             guarded.flush()
         return
     try:
-        fh, part = _open_part(path.parent, path.name, newline)
+        fh, part = _open_part(where.real.parent, where.real.name, newline)
     except OSError as exc:
-        raise OutputError(f"{path}: {exc.strerror or exc}") from None
+        raise _failed(path, exc) from None
     try:
         with fh:
             yield _Guarded(fh, path)  # type: ignore[misc]
@@ -204,35 +243,53 @@ def written(path: Path | None, newline: str | None = None) -> Iterator[TextIO]:
                 fh.flush()
                 os.fsync(fh.fileno())
             except OSError as exc:
-                raise OutputError(f"{path}: {exc.strerror or exc}") from None
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
-        os.chmod(part, mode)
-        os.replace(part, path)
+                raise _failed(path, exc) from None
+        _put(part, where)
     except BaseException:
         with suppress(OSError):
             part.unlink()
         raise
 
 
+def _put(part: Path, where: Destination) -> None:
+    """The file written at *part* in its place: its target's mode kept, renamed over it."""
+    try:
+        real = where.real
+        os.chmod(part, real.stat().st_mode & 0o777 if real.exists() else 0o666 & ~_umask())
+        os.replace(part, real)
+    except OSError as exc:
+        raise _failed(where.path, exc) from None
+
+
 @contextmanager
 def written_path(path: Path) -> Iterator[Path]:
-    """A temporary path beside *path* for a library that writes files by name (Parquet): renamed
-    to *path* once the block ends, removed on any error; a write error raises
-    :class:`OutputError`."""
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    """A temporary path for a library that writes files by name (Parquet): beside *path* and
+    renamed to it once the block ends, or for a stream (see :func:`destination`) copied into it;
+    removed on any error. A write error raises :class:`OutputError` naming *path*."""
+    where = destination(path)
+    folder = None if where.stream else where.real.parent
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    except OSError as exc:
+        raise _failed(path, exc) from None
     os.close(fd)
     part = Path(name)
     try:
         try:
             yield part
         except OSError as exc:
-            raise OutputError(f"{path}: {exc.strerror or exc}") from None
-        os.chmod(part, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
-        os.replace(part, path)
-    except BaseException:
+            raise _failed(path, exc) from None
+        if not where.stream:
+            _put(part, where)
+            return
+        try:
+            with part.open("rb") as source, path.open("wb") as sink:
+                shutil.copyfileobj(source, sink)
+        except OSError as exc:
+            raise _failed(path, exc) from None
+    finally:
         with suppress(OSError):
             part.unlink()
-        raise
 
 
 @contextmanager
@@ -246,13 +303,16 @@ def written_folder(path: Path, owns: re.Pattern[str]) -> Iterator[Path]:
     try:
         part = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent))
     except OSError as exc:
-        raise OutputError(f"{path}: {exc.strerror or exc}") from None
+        raise _failed(path, exc) from None
     try:
         yield part
-        os.chmod(part, 0o777 & ~_umask())
-        if path.is_dir():
-            shutil.rmtree(path)
-        os.replace(part, path)
+        try:
+            os.chmod(part, 0o777 & ~_umask())
+            if path.is_dir():
+                shutil.rmtree(path)
+            os.replace(part, path)
+        except OSError as exc:
+            raise _failed(path, exc) from None
     except BaseException:
         shutil.rmtree(part, ignore_errors=True)
         raise
@@ -263,7 +323,7 @@ def write_file(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise OutputError(f"{path}: {exc.strerror or exc}") from None
+        raise _failed(path, exc) from None
 
 
 # -- tables -------------------------------------------------------------------------------------

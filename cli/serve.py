@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 
 from pdn.cli.common import check_inputs, fail, say
-from pdn.db.connection import DEFAULT_DB, DatabaseRefused, open_database
-from pdn.db.store import import_paths
+from pdn.cli.connect import import_into
+from pdn.db.connection import DEFAULT_DB, DatabaseRefused, DatabaseUnavailable, shown
 from pdn.read.files import MissingPathError, pdn_files
 
 
@@ -46,16 +46,17 @@ def serve(
             except MissingPathError as exc:
                 fail(str(exc))
             source = str(Path(tmp) / "serve.db")
-            engine = open_database(source, create=True)
-            stats = import_paths(engine, files)
-            engine.dispose()
+            stats = import_into(source, files)
             say(f"imported {stats.games} games from {stats.files} files", err=True)
             title = ", ".join(str(p) for p in paths)
         else:
-            source = title = db or DEFAULT_DB
+            source = db or DEFAULT_DB
+            title = shown(source)
         try:
             engine = open_read_only(source)
             sock = bind(host, port)
+        except DatabaseUnavailable as exc:  # a server that does not answer, a damaged file
+            fail(str(exc), 1)
         except (DatabaseRefused, ServeError) as exc:
             fail(str(exc))
         say(f"pdn: serving {title} at {address(sock)} (Ctrl-C stops)")

@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import URL, Connection, Engine, create_engine, event, func, insert, inspect, select
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    NoSuchModuleError,
+    OperationalError,
+    SQLAlchemyError,
+)
 
 from pdn.db.schema import APPLICATION, SCHEMA_VERSION, Base, Meta
 
@@ -62,9 +69,26 @@ def database_url(db: str) -> URL:
     return url
 
 
+def shown(db: str) -> str:
+    """*db* as every message and page names it: a URL with its password as ``***`` (SQLAlchemy's
+    ``render_as_string(hide_password=True)``), a path as given."""
+    if "://" not in db:
+        return db
+    try:
+        url = make_url(db)
+    except (ArgumentError, ValueError):
+        return _URL_PASSWORD.sub(r"\1***@", db)
+    return db if url.password is None else url.render_as_string(hide_password=True)
+
+
+_URL_PASSWORD = re.compile(r"(://[^:/@\s]*:)[^@\s]*@")
+
+
 def masked(text: str, db: str | None = None) -> str:
-    """*text* with the password of the URL *db* (or of any URL in it) replaced by ``***``."""
-    hidden = re.sub(r"(://[^:/@\s]*:)[^@\s]*@", r"\1***@", text)
+    """*text* with the database *db* named as :func:`shown` names it, and the password of any
+    URL in it (or of *db*, wherever it appears) replaced by ``***``."""
+    hidden = text.replace(db, shown(db)) if db else text
+    hidden = _URL_PASSWORD.sub(r"\1***@", hidden)
     if db and "://" in db:
         try:
             password = make_url(db).password
@@ -144,6 +168,10 @@ def open_database(db: str = DEFAULT_DB, create: bool = True, readonly: bool = Fa
     path = url.database if url.get_backend_name() == "sqlite" and "uri" not in url.query else None
     if path and path != ":memory:" and not create and not Path(path).exists():
         raise DatabaseRefused(f"{path}: no such database (import some games first)")
+    if path and path != ":memory:" and not readonly and Path(path).exists():
+        folder = Path(path).absolute().parent  # where SQLite keeps its write-ahead log
+        if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK | os.X_OK):
+            raise DatabaseRefused(f"{path}: cannot be written (read-only)")
     engine = connect(db, readonly)
     try:
         meta = _prepare(engine, db, create)
@@ -156,7 +184,13 @@ def open_database(db: str = DEFAULT_DB, create: bool = True, readonly: bool = Fa
     if meta.get("application") != APPLICATION:
         engine.dispose()
         raise DatabaseRefused(f"{masked(db)}: not a {APPLICATION} database")
-    version = int(meta.get("schema_version", "0"))
+    written = meta.get("schema_version", "0")
+    if not written.isdecimal():
+        engine.dispose()
+        raise DatabaseRefused(
+            f"{masked(db)}: its schema version ({written[:40]!r}) is not a number; {REBUILD}"
+        )
+    version = int(written)
     if version != SCHEMA_VERSION:
         engine.dispose()
         age = "a newer" if version > SCHEMA_VERSION else "an older"
@@ -228,3 +262,28 @@ def damage(engine: Engine) -> str | None:
         return None
     lines = " ".join(found).replace("*** in database main ***", "").split("\n")
     return next((line.strip() for line in lines if line.strip()), "not ok")
+
+
+def database_error(exc: BaseException) -> BaseException | None:
+    """The database's own error behind *exc* (pandas wraps it in one of its own), or None when
+    *exc* is not a database error."""
+    if isinstance(exc, SQLAlchemyError):
+        return exc
+    pandas = sys.modules.get("pandas")  # not loaded: not one of its errors
+    if pandas is not None and isinstance(exc, pandas.errors.DatabaseError):
+        cause: BaseException = exc.__cause__ or exc
+        return cause
+    return None
+
+
+def trouble(exc: BaseException, engine: Engine) -> str:
+    """What a database error met while asking means, in one line, for every command and page:
+    the damage of a damaged file, else the first line of what the database said (never the
+    statement or its values), any password hidden."""
+    found = damage(engine)
+    if found:
+        return f"the database file is damaged ({found}); {REBUILD}"
+    error = database_error(exc) or exc
+    orig = error.orig if isinstance(error, DBAPIError) else error
+    lines = str(orig).strip().splitlines()
+    return masked(lines[0] if lines else type(orig).__name__, engine.url.render_as_string(False))

@@ -35,7 +35,7 @@ from pdn.archive.criteria import RESULT_WORDS, Criteria, text_matches
 from pdn.archive.openings import OpeningNames, OpeningsError, play_moves
 from pdn.archive.players import Aliases
 from pdn.archive.selection import Pattern
-from pdn.db.schema import GameRow, PlyRow, SourceFile, at_ply
+from pdn.db.schema import NUL_SHOWN, GameRow, PlyRow, SourceFile, at_ply
 from pdn.db.search import least_material, material_games, most_pieces, pattern_games
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
@@ -69,8 +69,10 @@ class GameFilter(Criteria):
 
 def _matches(column: SQLCoreOperations[str | None], text: str) -> ColumnElement[bool]:
     """Case-insensitive: *text* anywhere in the value, every character literal (``%`` and
-    ``_`` too); with ``*``, a pattern the whole value must match, ``*`` any run of characters."""
+    ``_`` too); with ``*``, a pattern the whole value must match, ``*`` any run of characters.
+    A NUL is sought as stored (:data:`NUL_SHOWN`): SQLite's LIKE ends a pattern at a NUL."""
     low = func.lower(column)
+    text = text.replace("\x00", NUL_SHOWN)
     if "*" not in text:
         return low.contains(text.lower(), autoescape=True)
     pattern = text.lower().replace("/", "//").replace("%", "/%").replace("_", "/_")

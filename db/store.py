@@ -61,6 +61,7 @@ from pdn.archive.pipeline import (
 from pdn.archive.validate import GameReport, report_game
 from pdn.db.connection import connect
 from pdn.db.schema import (
+    NUL_SHOWN,
     Base,
     BoardsRow,
     GameRow,
@@ -80,7 +81,6 @@ from pdn.rules.position import Position
 BATCH = 4000  # games written in one transaction: game ids are hash bits, so each batch's rows
 # land all over the tables' pages, and fewer commits write fewer pages (1,000 to 4,000 took 1.6 s
 # off an import of OCA_2.0.pdn into SQLite)
-NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 
 
 # -- rows of one game -------------------------------------------------------------------------
@@ -346,6 +346,9 @@ def indexes_made_after(engine: Engine) -> Iterator[None]:
                 index.drop(conn, checkfirst=True)
     try:
         yield
+    except KeyboardInterrupt:  # stopped: at once, they are made when next opened to write
+        later = []
+        raise
     finally:
         if later:
             with engine.begin() as conn:

@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -219,18 +217,5 @@ def test_cycles_are_found(tmp_path: Path) -> None:
     assert cycles(modules) == [["pdn.a", "pdn.b", "pdn.c"]]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a known cycle, being removed (issue 23): pdn.cli.database <-> pdn.cli.search; "
-    "drop this mark when it is gone",
-)
 def test_no_import_cycle() -> None:
     assert cycles() == []
-
-
-# The cycle of issue 23 left, until it is removed; none may be added
-KNOWN_CYCLES = [["pdn.cli.database", "pdn.cli.search"]]
-
-
-def test_no_import_cycle_but_the_known_ones() -> None:
-    assert [c for c in cycles() if c not in KNOWN_CYCLES] == []

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
@@ -26,6 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pdn.db.connection import database_error, trouble
 from pdn.db.questions import GameFilter, QuestionError
 from pdn.db.schema import GameRow
 from pdn.rules.fen import FenError
@@ -192,7 +194,9 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
                     fen = api.start(variant)["fen"]
                     moves_at(now, variant, fen)
                     reached_at(now, variant, fen, api.Page())
-        except SQLAlchemyError:
+        except Exception as exc:
+            if database_error(exc) is None:
+                raise
             return  # a request will say what is wrong
 
     @asynccontextmanager
@@ -235,6 +239,10 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
     def not_found(request: Request, exc: Exception) -> Response:
         return JSONResponse({"error": str(exc)}, status_code=404)
 
+    def unavailable(request: Request, exc: Exception) -> Response:
+        """Every database error, as one line for the page (no traceback, no statement)."""
+        return JSONResponse({"error": trouble(exc, engine)}, status_code=503)
+
     get = ["GET"]
     routes = [
         Route("/", index, methods=get),
@@ -256,6 +264,8 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         FenError: bad_request,
         UnknownVariantError: bad_request,
         api.NotFound: not_found,
+        SQLAlchemyError: unavailable,
+        pd.errors.DatabaseError: unavailable,  # pandas' wrapping of one
     }
     middleware = [
         Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOOPBACK_NAMES),

@@ -6,14 +6,11 @@ from __future__ import annotations
 import errno
 import ipaddress
 import socket
-from pathlib import Path
-from urllib.parse import quote
 
 import uvicorn
-from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy import Engine
 
-from pdn.db.connection import database_url, open_database
+from pdn.db.connection import open_database
 from pdn.web.app import LOOPBACK_NAMES, make_app
 
 
@@ -22,21 +19,10 @@ class ServeError(Exception):
 
 
 def open_read_only(db: str) -> Engine:
-    """An engine that only reads *db*: the database is checked as `pdn query` checks it, then
-    opened again read-only (an SQLite file in read-only mode, PostgreSQL in read-only
-    transactions)."""
-    open_database(db, create=False).dispose()
-    url = make_url(database_url(db))
-    if url.get_backend_name() == "sqlite":
-        path = Path(url.database or "").resolve()
-        engine = create_engine(f"sqlite:///file:{quote(str(path))}?mode=ro&uri=true")
-        event.listen(engine, "connect", _query_only)
-        return engine
-    return create_engine(url).execution_options(postgresql_readonly=True)
-
-
-def _query_only(dbapi_connection: object, _record: object) -> None:
-    dbapi_connection.execute("PRAGMA query_only = ON")  # type: ignore[attr-defined]
+    """An engine that only reads *db*, checked as `pdn query` checks it and opened as it opens
+    it: an SQLite file in read-only mode (a file the user may read but not write is served),
+    PostgreSQL in read-only transactions."""
+    return open_database(db, create=False, readonly=True)
 
 
 def is_loopback(host: str) -> bool:

@@ -7,6 +7,13 @@ task order, so whatever runs them, the caller sees the same sequence as from one
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +26,8 @@ if TYPE_CHECKING:
 
 SPAN_BYTES = 1 << 20  # files larger than this are cut into spans of about this size
 AHEAD = 2  # tasks per worker started past the oldest one not done
+PR_SET_PDEATHSIG = 1  # linux/prctl.h: the signal a process gets when its parent ends
+WATCH_SECONDS = 0.5  # elsewhere: how often a worker looks whether its parent is there
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -103,7 +112,7 @@ class Processes:
             return
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-        pool = ProcessPoolExecutor(max_workers=self.count)
+        pool = ProcessPoolExecutor(self.count, initializer=worker_start, initargs=(os.getpid(),))
         try:
             pending: dict[Future[R], int] = {}
             following = 0  # the next item to start
@@ -119,6 +128,54 @@ class Processes:
                     yield pending.pop(future), future.result()
         finally:  # stopped early (an error, a closed pipe): tasks not started are dropped
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def worker_start(parent: int) -> None:
+    """Set up a local worker process: Ctrl-C is left to *parent* (which ends its workers, see
+    :func:`end_workers`), and the worker dies with it, even killed (see :func:`die_with`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler: it ends at once
+    die_with(parent)
+
+
+def die_with(parent: int) -> None:
+    """End this process when its parent *parent* ends (at once if it has): on Linux the kernel
+    sends it SIGKILL (``prctl(PR_SET_PDEATHSIG)``), elsewhere a thread watches the parent's pid."""
+    if not (sys.platform.startswith("linux") and _death_signal(signal.SIGKILL)):
+        threading.Thread(target=_watch, args=(parent,), name="pdn-orphan", daemon=True).start()
+    if os.getppid() != parent:  # the parent ended before the signal was asked for
+        os._exit(1)
+
+
+def _death_signal(signum: int) -> bool:
+    """Ask the kernel for *signum* when the parent ends; whether it agreed."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
+
+
+def end_workers(grace: float = 0.5) -> None:
+    """End every worker process this process started, at once (the run is stopped): asked to
+    terminate, killed if still there after *grace* seconds."""
+    import multiprocessing
+
+    children = multiprocessing.active_children()
+    for child in children:
+        child.terminate()
+    deadline = time.monotonic() + grace
+    for child in children:
+        child.join(max(0.0, deadline - time.monotonic()))
+        if child.is_alive():
+            child.kill()
+            child.join(grace)
 
 
 def start_limit(running: Iterable[int], following: int, runner: Runner) -> int:

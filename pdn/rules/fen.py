@@ -88,7 +88,11 @@ def _put(
         raise FenError(str(exc), fen, column) from None
     except ValueError:
         raise FenError(f"bad square range {item!r}", fen, column) from None
+    taken = men[0] | men[1] | kings[0] | kings[1]
     for sq in squares:
+        if taken >> sq & 1:  # given twice (W1,1), as a square of both sides (W1:B1) is
+            raise FenError("a square holds two pieces", fen, column)
+        taken |= 1 << sq
         if king:
             kings[c] |= 1 << sq
         else:

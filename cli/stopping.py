@@ -1,0 +1,30 @@
+"""Stopping a command: Ctrl-C (SIGINT) or SIGTERM ends its worker processes at once, then
+unwinds it as an interrupt (transactions rolled back, temporary files and databases removed) to
+the one line ``pdn: stopped`` and exit code 128 + the signal's number (130 for Ctrl-C)."""
+
+from __future__ import annotations
+
+import signal
+from types import FrameType
+
+CAUGHT = (signal.SIGINT, signal.SIGTERM)
+received: list[int] = []  # the signals that stopped the command
+
+
+def catch_stops() -> None:
+    """From now on, Ctrl-C and SIGTERM stop the command as this module says."""
+    for signum in CAUGHT:
+        signal.signal(signum, _stop)
+
+
+def _stop(signum: int, _frame: FrameType | None) -> None:
+    from pdn.archive.parallel import end_workers  # loaded when needed: `pdn --version` reads no PDN
+
+    received.append(signum)
+    end_workers()
+    raise KeyboardInterrupt
+
+
+def exit_code() -> int:
+    """The exit code of a stopped command."""
+    return 128 + (received[0] if received else signal.SIGINT)

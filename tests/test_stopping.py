@@ -1,0 +1,179 @@
+"""Stopping a command (issue 27): Ctrl-C with and without workers, a parent killed under its
+workers, SIGTERM of `pdn serve FILES`. Signals go to the command's own process group; each test
+checks the exit code and the one line, that no process is left and nothing is lost."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conftest import corpus_dir
+from pdn.read.reader import read_games
+
+PDN = [sys.executable, "-m", "pdn.cli.app"]
+INPUT_BYTES = 5 << 20  # over the 4 MB from which --workers pays
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    """The first 5 MB of the OCA archive's games as a file, and how many games it holds."""
+    games, size = [], 0
+    for game in read_games(corpus_dir() / "english" / "OCA_2.0.pdn"):
+        games.append(game.raw)
+        size += len(game.raw.encode()) + 2
+        if size >= INPUT_BYTES:
+            break
+    path = tmp_path_factory.mktemp("stopping") / "oca-5mb.pdn"
+    path.write_text("\n\n".join(games), encoding="utf-8")
+    return path, len(games)
+
+
+def started(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """`pdn ARGS` in a process group of its own (as a shell runs a job)."""
+    return subprocess.Popen(
+        [*PDN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, env={**os.environ, **(env or {})},
+    )  # fmt: skip
+
+
+def _stat(pid: str) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2 :].split()  # state, ppid, pgrp, ...
+
+
+def in_group(group: int) -> list[int]:
+    """The live processes of a process group (zombies aside)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        fields = _stat(pid)
+        if fields and fields[0] != "Z" and int(fields[2]) == group:
+            found.append(int(pid))
+    return found
+
+
+def children(parent: int) -> list[int]:
+    """The live child processes of *parent*."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        fields = _stat(pid)
+        if fields and fields[0] != "Z" and int(fields[1]) == parent:
+            found.append(int(pid))
+    return found
+
+
+def wait_for(what: object, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not what():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def cleanup() -> Iterator[list[subprocess.Popen[str]]]:
+    """Processes started by a test: their groups are killed if anything is left."""
+    procs: list[subprocess.Popen[str]] = []
+    yield procs
+    for proc in procs:
+        for pid in in_group(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+
+
+def stored(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return int(conn.execute("SELECT count(*) FROM occurrences").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def stopped_within(proc: subprocess.Popen[str], signum: int) -> tuple[float, str]:
+    """Send *signum* to the process group; seconds until the command ended, and its stderr."""
+    sent = time.monotonic()
+    os.killpg(proc.pid, signum)
+    _, err = proc.communicate(timeout=60)
+    return time.monotonic() - sent, err
+
+
+def test_ctrl_c_with_workers_ends_them_and_frees_the_database(
+    archive: tuple[Path, int], tmp_path: Path, cleanup: list[subprocess.Popen[str]]
+) -> None:
+    path, games = archive
+    db = tmp_path / "w.db"
+    proc = started("import", str(path), "--workers", "2", "--db", str(db))
+    cleanup.append(proc)
+    wait_for(lambda: len(children(proc.pid)) >= 2 and stored(db) > 0)
+    took, err = stopped_within(proc, signal.SIGINT)
+    assert proc.returncode == 130 and err == "pdn: stopped\n"
+    assert took < 2.0, took  # 0.7 s measured on a loaded machine; the issue asks for a second
+    assert in_group(proc.pid) == []  # no worker left
+    with sqlite3.connect(db, timeout=0) as conn:  # the database is free at once
+        conn.execute("BEGIN IMMEDIATE")
+        conn.rollback()
+    done = subprocess.run([*PDN, "import", str(path), "--db", str(db)], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert stored(db) == games  # nothing lost: the run again finishes the file
+
+
+def test_ctrl_c_without_workers_says_stopped(
+    archive: tuple[Path, int], tmp_path: Path, cleanup: list[subprocess.Popen[str]]
+) -> None:
+    db = tmp_path / "one.db"
+    proc = started("import", str(archive[0]), "--db", str(db))
+    cleanup.append(proc)
+    wait_for(lambda: stored(db) > 0)
+    took, err = stopped_within(proc, signal.SIGINT)
+    assert proc.returncode == 130 and err == "pdn: stopped\n" and took < 2.0
+
+
+def test_workers_die_with_their_parent(
+    archive: tuple[Path, int], tmp_path: Path, cleanup: list[subprocess.Popen[str]]
+) -> None:
+    proc = started("validate", str(archive[0]), "--workers", "2")
+    cleanup.append(proc)
+    wait_for(lambda: len(children(proc.pid)) >= 2)
+    workers = children(proc.pid)
+    os.kill(proc.pid, signal.SIGKILL)  # the parent only: its workers are told by the kernel
+    proc.communicate(timeout=30)
+    killed = time.monotonic()
+
+    def alive(pid: int) -> bool:
+        state = _stat(str(pid))
+        return state is not None and state[0] != "Z"
+
+    wait_for(lambda: not [w for w in workers if alive(w)], 5)
+    assert time.monotonic() - killed < 1.0
+
+
+def test_sigterm_of_serve_files_removes_its_temporary_database(
+    archive: tuple[Path, int], tmp_path: Path, cleanup: list[subprocess.Popen[str]]
+) -> None:
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    proc = started("serve", str(archive[0]), "--port", "0", env={"TMPDIR": str(tmp)})
+    cleanup.append(proc)
+    wait_for(lambda: any(tmp.rglob("serve.db")))  # importing into it
+    time.sleep(0.5)
+    took, err = stopped_within(proc, signal.SIGTERM)
+    assert proc.returncode == 128 + signal.SIGTERM and err == "pdn: stopped\n"
+    assert list(tmp.iterdir()) == [] and in_group(proc.pid) == [] and took < 2.0
+    samples = Path(__file__).resolve().parents[1] / "samples"
+    proc = started("serve", str(samples), "--port", "0", env={"TMPDIR": str(tmp)})
+    cleanup.append(proc)
+    assert proc.stdout is not None and "Ctrl-C stops" in proc.stdout.readline()  # serving
+    took, err = stopped_within(proc, signal.SIGTERM)
+    assert proc.returncode == 0 and "Traceback" not in err
+    assert list(tmp.iterdir()) == [] and in_group(proc.pid) == []
