@@ -1,0 +1,245 @@
+"""The Hub client (pdn.engine.hub) against real Hub engines (dame-rs's `dame hub`, this toolkit's
+`pdn engine`) and fake ones that crash, fall silent or write junk: each failure one EngineError
+within the limit and the grace time, and no engine process left behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import in_ci
+from pdn.engine import EngineError, HubEngine, Limit, Score
+from pdn.engine.hub import (
+    board_tail,
+    hub_move,
+    hub_position,
+    hub_score,
+    parse_line,
+    read_hub_move,
+    read_hub_position,
+)
+from pdn.gameboard import Board
+from pdn.position import Position
+from pdn.variants import get_variant
+
+START_10X10 = "W" + "b" * 20 + "e" * 10 + "w" * 20  # protocol.txt's own example
+
+
+def _dame() -> list[str]:
+    """The `dame hub` command (dame-rs is in the test extras); skipped where it is missing."""
+    found = shutil.which("dame") or str(Path(sys.executable).with_name("dame"))
+    if not os.access(found, os.X_OK):
+        if in_ci():
+            pytest.fail("dame is missing: pip install dame-rs (in the test extras)")
+        pytest.skip("dame-rs is not installed")
+    return [found, "hub"]
+
+
+def _gone(pid: int) -> bool:
+    """Whether no process (not even a zombie to reap) has this id."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+FAKE = textwrap.dedent(
+    """
+    import sys, time
+    mode = sys.argv[1]
+    for line in sys.stdin:
+        word = line.split()[0] if line.split() else ""
+        if word == "hub":
+            print("id name=fake version=1", flush=True)
+            if mode == "frisian":
+                print('param name=variant value=normal type=enum values="normal frisian"')
+            print("wait", flush=True)
+        elif word == "init":
+            print("ready", flush=True)
+        elif word == "go":
+            if mode == "crash":
+                sys.stderr.write("fake: out of memory\\n")
+                sys.exit(3)
+            if mode == "silent":
+                time.sleep(3600)
+            if mode == "junk":
+                print("info depth=1 score=0.1 pv=32-28", flush=True)
+                print("done move=99-98", flush=True)
+            if mode == "badinfo":
+                print("info depth=one score=high", flush=True)
+            if mode == "error":
+                print('error message="no book"', flush=True)
+        elif word == "quit":
+            break
+    """
+)
+
+
+@pytest.fixture
+def fake(tmp_path: Path):
+    script = tmp_path / "fake_hub.py"
+    script.write_text(FAKE)
+    return lambda mode: [sys.executable, str(script), mode]
+
+
+# -- the protocol's text ----------------------------------------------------------------------
+
+
+def test_position_text_is_protocol_txt_start() -> None:
+    """protocol.txt: "pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww" is the start."""
+    v = get_variant("international")
+    assert hub_position(Position.start(v)) == START_10X10
+    assert read_hub_position(START_10X10, v) == Position.start(v)
+    with pytest.raises(ValueError):
+        read_hub_position(START_10X10[:-1], v)
+
+
+def test_line_syntax_quotes_and_flags() -> None:
+    command, args = parse_line('info depth=21 score=-0.01 pv="32-28 17-22" flag')
+    assert command == "info"
+    assert args == {"depth": "21", "score": "-0.01", "pv": "32-28 17-22", "flag": ""}
+
+
+def test_captures_read_in_any_order() -> None:
+    """White man 46 (a1) takes 41 (b2) and 32 (d4), landing on 28 (e5): protocol.txt writes the
+    captured squares "in any order", so 46x28x41x32 and 46x28x32x41 are the same move; the PDN
+    path 46x37x28 names it too."""
+    board = Board("international", "W:W46:B41,32")
+    moves = {read_hub_move(board, t) for t in ("46x28x41x32", "46x28x32x41", "46x37x28", "46x28")}
+    assert len(moves) == 1
+    (move,) = moves
+    assert move is not None
+    g = board.position.geometry
+    assert (g.number(move.start), g.number(move.end)) == (46, 28)
+    assert sorted(g.number(s) for s in move.captured) == [32, 41]
+    assert hub_move(board.position, move) == "46x28x41x32"
+    assert read_hub_move(board, "46x28x41x33") is None  # 33 is not taken
+    assert read_hub_move(board, "46-41") is None
+    assert read_hub_move(board, "banana") is None
+
+
+def test_scores_as_scan_writes_them() -> None:
+    """Scan 3.1 src/score.hpp: Inf = 10000 centi-men, a win in N plies is Inf - N."""
+    assert hub_score("0.35") == Score.of_men(0.35)
+    assert hub_score("99.97") == Score.win(3)
+    assert hub_score("-99.96") == Score.win(-4)
+    assert hub_score("100.00") == Score.of_men(100.0)  # dame-rs: a win, its length not told
+    with pytest.raises(ValueError):
+        hub_score("high")
+
+
+def test_moves_sent_since_the_last_capture_or_man_move() -> None:
+    """The tail of the game that repetitions can reach back to: king moves after the capture."""
+    board = Board("international", "W:WK46,K50:BK5,K1,10")
+    for text in ("50-44", "1-7", "44-50", "7-1"):
+        board.push(text)
+    start, moves = board_tail(board)
+    assert start == board.positions()[0] and len(moves) == 4
+    board = Board("international", "W:W31,K50:B16,K1")
+    for text in ("50-44", "1-7", "31-27", "7-1", "44-50"):
+        board.push(text)
+    start, moves = board_tail(board)
+    assert start == board.positions()[3] and len(moves) == 2  # after the man move 31-27
+
+
+# -- dame-rs's engine -------------------------------------------------------------------------
+
+
+def test_dame_analyses_and_plays() -> None:
+    board = Board("international")
+    board.push("32-28")
+    board.push("19-23")  # White must take: 28x19 is the only move
+    with HubEngine(_dame()) as engine:
+        assert engine.name == "dame"
+        (info,) = engine.analyse(board, Limit(depth=6))
+        assert info.depth == 6 and info.nodes > 0 and info.score.relative.men is not None
+        assert info.pv[0] == board.legal_moves[0]
+        replay = board.copy()
+        for move in info.pv:  # every move of the line legal in turn
+            assert move in replay.legal_moves
+            replay.push(move)
+        assert engine.play(board, Limit(time=0.1)) in board.legal_moves
+        pid = engine.pid
+    assert _gone(pid)
+
+
+def test_dame_plays_only_international() -> None:
+    with pytest.raises(EngineError, match="does not play english"):
+        HubEngine(_dame(), "english")
+
+
+def test_dame_sees_a_won_position() -> None:
+    """White's king on 46 takes Black's last man, on 10, landing on 5 (the example of dame-rs's
+    own docstring): a won game."""
+    with HubEngine(_dame()) as engine:
+        board = Board("international", "W:WK46:B10")
+        (info,) = engine.analyse(board, Limit(depth=4))
+        assert info.score.relative > Score.of_men(50)
+        assert hub_move(board.position, info.pv[0]) == "46x5x10"
+
+
+# -- engines that fail ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [
+        ("crash", r"exited with code 3: fake: out of memory"),
+        ("junk", r"wrote '99-98' for its move"),
+        ("badinfo", r"info line it cannot mean"),
+        ("error", r"fake_hub.py|python"),
+    ],
+)
+def test_failing_engine_is_one_error(fake, mode: str, message: str) -> None:
+    engine = HubEngine(fake(mode), grace=0.5)
+    pid = engine.pid
+    with pytest.raises(EngineError, match=message):
+        engine.analyse(Board("international"), Limit(time=5))
+    engine.close()
+    assert _gone(pid)
+
+
+def test_silent_engine_fails_within_limit_and_grace(fake) -> None:
+    engine = HubEngine(fake("silent"), grace=0.5)
+    pid = engine.pid
+    began = time.monotonic()
+    with pytest.raises(EngineError, match=r"no move within 0\.7 s: the engine hangs"):
+        engine.analyse(Board("international"), Limit(time=0.2))
+    took = time.monotonic() - began
+    assert 0.7 <= took < 1.5
+    assert _gone(pid)
+    with pytest.raises(EngineError, match="closed"):
+        engine.analyse(Board("international"), Limit(time=0.2))
+
+
+def test_engine_that_cannot_start() -> None:
+    with pytest.raises(EngineError, match="cannot start"):
+        HubEngine(["/nonexistent/engine", "hub"])
+
+
+def test_variant_set_up_when_declared(fake) -> None:
+    with HubEngine(fake("frisian"), "frisian") as engine:
+        assert engine.declared["variant"]["values"] == "normal frisian"
+    with pytest.raises(EngineError, match="does not play russian"):
+        HubEngine(fake("frisian"), "russian")
+
+
+def test_engine_process_killed_when_forgotten(fake) -> None:
+    """Collected without close(): the finalizer kills the process."""
+    engine = HubEngine(fake("silent"))
+    pid = engine.pid
+    del engine
+    import gc
+
+    gc.collect()
+    deadline = time.monotonic() + 3
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(pid)
