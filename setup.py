@@ -6,4 +6,8 @@ pure-Python twin in pdn/position.py runs (`pdn --version` says which core is in 
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("pdn._kernel", ["pdn/_kernel.c"], optional=True)])
+# pdn/engine/_search.c (the built-in engine's search) is compiled as part of the kernel
+kernel = Extension(
+    "pdn._kernel", ["pdn/_kernel.c"], depends=["pdn/engine/_search.c"], optional=True
+)
+setup(ext_modules=[kernel])
