@@ -261,7 +261,7 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
         int c_rev = irreversible ? 0 : rev + 1;
         int c_runs[2] = {runs[0], runs[1]};
         c_runs[p->turn] = m->by_king && !m->ncap ? runs[p->turn] + 1 : 0;
-        int d = depth - 1, score;
+        int d = n > 1 ? depth - 1 : depth, score; /* a forced move costs no depth */
         if (first) {
             score = -node(e, &child, d, -beta, -alpha, ply + 1, c_quiet, c_rev, c_runs);
             first = 0;

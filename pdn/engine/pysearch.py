@@ -10,6 +10,7 @@ the full window, the others with a null window and searched again when they beat
 - captures searched to quiet positions (at depth 0 a position with a capture goes on with its
   captures; under the house rule, where capturing is optional, the side to move may also stand
   on the evaluation);
+- a forced move (the only legal one) searched without reducing the depth;
 - move ordering: the table's move, then captures (most pieces first), two killer moves per ply,
   then the history of quiet moves that cut off (depth squared); a stable sort, so equal moves
   keep the kernel's order;
@@ -232,7 +233,7 @@ class _Search:
             c_rev = 0 if irreversible else rev + 1
             run = runs[pos.turn] + 1 if m.by_king and not m.captured else 0
             c_runs = (run, runs[1]) if pos.turn == WHITE else (runs[0], run)
-            d = depth - 1
+            d = depth - 1 if len(moves) > 1 else depth  # a forced move costs no depth
             if first:
                 score = -self.node(child, d, -beta, -alpha, ply + 1, c_quiet, c_rev, c_runs)
                 first = False
