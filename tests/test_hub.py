@@ -5,7 +5,6 @@ within the limit and the grace time, and no engine process left behind."""
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import textwrap
 import time
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import in_ci
+from conftest import dame_hub
 from pdn.engine import EngineError, HubEngine, Limit, Score
 from pdn.engine.hub import (
     board_tail,
@@ -29,16 +28,6 @@ from pdn.position import Position
 from pdn.variants import get_variant
 
 START_10X10 = "W" + "b" * 20 + "e" * 10 + "w" * 20  # protocol.txt's own example
-
-
-def _dame() -> list[str]:
-    """The `dame hub` command (dame-rs is in the test extras); skipped where it is missing."""
-    found = shutil.which("dame") or str(Path(sys.executable).with_name("dame"))
-    if not os.access(found, os.X_OK):
-        if in_ci():
-            pytest.fail("dame is missing: pip install dame-rs (in the test extras)")
-        pytest.skip("dame-rs is not installed")
-    return [found, "hub"]
 
 
 def _gone(pid: int) -> bool:
@@ -156,7 +145,7 @@ def test_dame_analyses_and_plays() -> None:
     board = Board("international")
     board.push("32-28")
     board.push("19-23")  # White must take: 28x19 is the only move
-    with HubEngine(_dame()) as engine:
+    with HubEngine(dame_hub()) as engine:
         assert engine.name == "dame"
         (info,) = engine.analyse(board, Limit(depth=6))
         assert info.depth == 6 and info.nodes > 0 and info.score.relative.men is not None
@@ -172,13 +161,13 @@ def test_dame_analyses_and_plays() -> None:
 
 def test_dame_plays_only_international() -> None:
     with pytest.raises(EngineError, match="does not play english"):
-        HubEngine(_dame(), "english")
+        HubEngine(dame_hub(), "english")
 
 
 def test_dame_sees_a_won_position() -> None:
     """White's king on 46 takes Black's last man, on 10, landing on 5 (the example of dame-rs's
     own docstring): a won game."""
-    with HubEngine(_dame()) as engine:
+    with HubEngine(dame_hub()) as engine:
         board = Board("international", "W:WK46:B10")
         (info,) = engine.analyse(board, Limit(depth=4))
         assert info.score.relative > Score.of_men(50)
@@ -243,3 +232,72 @@ def test_engine_process_killed_when_forgotten(fake) -> None:
     while not _gone(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _gone(pid)
+
+
+# -- this toolkit's own engine over Hub (`pdn engine`) ----------------------------------------
+
+
+def _pdn_engine() -> list[str]:
+    return [sys.executable, "-m", "pdn.cli.app", "engine"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "moves"),
+    [
+        ("english", None, ["11-15", "23-19", "8-11", "22-17"]),
+        ("international", None, ["32-28", "19-23"]),
+        ("russian", None, ["c3-d4", "f6-g5"]),
+        # king moves after the last capture: the history the client sends for repetitions
+        ("international", "W:WK46,K50:BK5,K1,10", ["50-44", "1-7", "44-50", "7-1"]),
+    ],
+)
+def test_pdn_engine_answers_as_the_builtin(variant: str, fen: str | None, moves: list[str]) -> None:
+    """Over Hub (the position and the moves since the last capture sent as text) the built-in
+    engine gives the line and score it gives in this process."""
+    from pdn.engine import BuiltinEngine
+
+    board = Board(variant, fen)
+    for move in moves:
+        board.push(move)
+    with HubEngine(_pdn_engine(), variant) as engine:
+        assert engine.name == "pdn"
+        (remote,) = engine.analyse(board, Limit(depth=5))
+        assert engine.play(board, Limit(depth=3)) in board.legal_moves
+        pid = engine.pid
+    (local,) = BuiltinEngine().analyse(board, Limit(depth=5))
+    assert (remote.pv, remote.score, remote.depth) == (local.pv, local.score, local.depth)
+    assert _gone(pid)
+
+
+def test_pdn_engine_stops_and_pongs() -> None:
+    """stop from another thread ends a long search at once; ping is answered."""
+    import threading
+
+    with HubEngine(_pdn_engine()) as engine:
+        engine.ping()
+        timer = threading.Timer(0.3, engine.stop)
+        began = time.monotonic()
+        timer.start()
+        (info,) = engine.analyse(Board("international"), Limit(time=60))
+        assert time.monotonic() - began < 3
+        assert info.pv and info.pv[0] in Board("international").legal_moves
+
+
+def test_pdn_engine_says_error_for_bad_input() -> None:
+    """An unreadable position is an `error` line (protocol.txt), not a crash."""
+    import io
+
+    from pdn.engine.hubserver import serve
+
+    out = io.StringIO()
+    lines = ["hub", "init", "pos pos=Wxyz", "set-param name=variant value=killer", "ping", "quit"]
+    serve(io.StringIO("\n".join(lines) + "\n"), out, get_variant("english"))
+    said = out.getvalue().splitlines()
+    assert said[0].startswith("id name=pdn")
+    assert 'param name=variant value=english type=enum values="normal english' in said[1]
+    assert said[-4:] == [
+        "ready",
+        "error message=\"pos: not a english Hub position: 'Wxyz'\"",
+        "error message=\"set-param: no variant 'killer'\"",
+        "pong",
+    ]
