@@ -184,6 +184,7 @@ class _Search:
     nodes: int = 0
     nps: int = 0
     seconds: float = 0.0
+    pv_text: str = ""  # the last line told (read into moves once the search is done)
     pv: tuple[Move, ...] = ()
     best: Move | None = None
 
@@ -420,6 +421,7 @@ class HubEngine:
                     self._end()
                     raise EngineError(f"{self.label}: wrote {text!r} for its move, which is no "
                                       f"legal move of {found.board.fen()}")  # fmt: skip
+                found.pv = _line(found.board, found.pv_text.split())
                 if not found.pv or found.pv[0] != found.best:
                     found.pv = (found.best,)
                 return found
@@ -442,7 +444,7 @@ class HubEngine:
             said = " ".join(f"{k}={v}" for k, v in args.items())
             raise EngineError(f"{self.label}: wrote an info line it cannot mean: {said}") from None
         if "pv" in args:
-            found.pv = _line(found.board, args["pv"].split())
+            found.pv_text = args["pv"]
 
     def analyse(self, board: Board, limit: Limit, multipv: int = 1) -> list[Info]:
         """The best line of *board*'s position, searched to *limit* with ``go analyze`` (Hub has
