@@ -85,8 +85,9 @@ def test_international_combination_played_out() -> None:
 
 
 @needs_c
+@pytest.mark.slow  # about 2 s
 def test_international_endgame_composition() -> None:
-    assert _best(Board("international", "W:W28,38,40,50:B1,2,5,30"), 12)[0] == "28-23"
+    assert _best(Board("international", "W:W28,38,40,50:B1,2,5,30"), 18)[0] == "28-23"
 
 
 @needs_c

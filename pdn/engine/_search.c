@@ -13,6 +13,8 @@
 #define S_MAX_PLY 120
 #define S_KING_RUN 3
 #define S_MAX_LINES 64
+#define S_LMR_AFTER 3 /* late move reductions: pysearch.py's LMR_AFTER, LMR_DEPTH */
+#define S_LMR_DEPTH 3
 enum { TT_EXACT = 0, TT_LOWER = 1, TT_UPPER = 2 };
 
 typedef struct {
@@ -116,7 +118,7 @@ static int tick(Engine *e) {
     if (__atomic_load_n(e->stop, __ATOMIC_RELAXED)) return e->aborted = 1;
     if (e->timed) {
         if (e->max_nodes && e->nodes >= e->max_nodes) return e->aborted = 1;
-        if (e->deadline > 0 && !(e->nodes & 1023) && now() >= e->deadline) return e->aborted = 1;
+        if (e->deadline > 0 && !(e->nodes & 255) && now() >= e->deadline) return e->aborted = 1;
     }
     return 0;
 }
@@ -244,7 +246,7 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
     }
     int *idx = order(e, l, tt_move, ply, p->turn);
     if (!idx) return e->failed = e->aborted = 1, 0;
-    int best_i = -1, flag = TT_UPPER, first = 1, n = l->n;
+    int best_i = -1, flag = TT_UPPER, searched = 0, n = l->n;
     e->keys[e->nkeys++] = h;
     for (int k = 0; k < n; k++) {
         int i = idx[k];
@@ -262,14 +264,17 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
         int c_runs[2] = {runs[0], runs[1]};
         c_runs[p->turn] = m->by_king && !m->ncap ? runs[p->turn] + 1 : 0;
         int d = n > 1 ? depth - 1 : depth, score; /* a forced move costs no depth */
-        if (first) {
+        if (!searched) {
             score = -node(e, &child, d, -beta, -alpha, ply + 1, c_quiet, c_rev, c_runs);
-            first = 0;
         } else {
-            score = -node(e, &child, d, -alpha - 1, -alpha, ply + 1, c_quiet, c_rev, c_runs);
+            int cut = searched >= S_LMR_AFTER && depth >= S_LMR_DEPTH && !m->ncap && !m->crowns;
+            score = -node(e, &child, d - cut, -alpha - 1, -alpha, ply + 1, c_quiet, c_rev, c_runs);
+            if (!e->aborted && cut && score > alpha)
+                score = -node(e, &child, d, -alpha - 1, -alpha, ply + 1, c_quiet, c_rev, c_runs);
             if (!e->aborted && alpha < score && score < beta)
                 score = -node(e, &child, d, -beta, -alpha, ply + 1, c_quiet, c_rev, c_runs);
         }
+        searched++;
         if (e->aborted) return 0;
         if (score > best) {
             best = score;
@@ -331,6 +336,12 @@ static int deepen(Engine *e, const Pos *root, int quiet, int rev, const int runs
             if (e->pvlen[0]) e->excl[e->nexcl++] = e->pv[0][0];
         }
         if (e->aborted) break;
+        for (int k = 1; k < nlines; k++) /* stable: a later line may score higher */
+            for (int j = k; j > 0 && found[j - 1].score < found[j].score; j--) {
+                SLine t = found[j];
+                found[j] = found[j - 1];
+                found[j - 1] = t;
+            }
         memcpy(done, found, (size_t)nlines * sizeof(SLine));
         reached = d;
         e->timed = 1;

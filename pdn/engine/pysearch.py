@@ -10,7 +10,9 @@ the full window, the others with a null window and searched again when they beat
 - captures searched to quiet positions (at depth 0 a position with a capture goes on with its
   captures; under the house rule, where capturing is optional, the side to move may also stand
   on the evaluation);
-- a forced move (the only legal one) searched without reducing the depth;
+- a forced move (the only legal one) searched without reducing the depth; from the fourth
+  move on, at depth 3 or more, a quiet move that does not crown searched first a ply
+  shallower, and again at full depth when it beats alpha (late move reductions);
 - move ordering: the table's move, then captures (most pieces first), two killer moves per ply,
   then the history of quiet moves that cut off (depth squared); a stable sort, so equal moves
   keep the kernel's order;
@@ -40,6 +42,7 @@ WIN = 31000  # a position won at ply n from the root scores WIN - n
 MAX_PLY = 120  # deeper lines end on the evaluation
 TT_BITS = 20
 MAX_LINES = 64  # lines of a multi-line search, at most
+LMR_AFTER, LMR_DEPTH = 3, 3  # late quiet moves searched a ply shallower first
 KING_RUN = 3  # Frisian: at most three idle king moves in a row while the side has men
 EXACT, LOWER, UPPER = 0, 1, 2
 _M64 = (1 << 64) - 1
@@ -151,7 +154,7 @@ class _Search:
         if self.timed:
             if self.max_nodes and self.nodes >= self.max_nodes:
                 raise _Abort
-            if self.deadline and not self.nodes & 1023 and time.monotonic() >= self.deadline:
+            if self.deadline and not self.nodes & 255 and time.monotonic() >= self.deadline:
                 raise _Abort
 
     def drawn(self, h: int, quiet: int, rev: int) -> bool:
@@ -220,7 +223,7 @@ class _Search:
                         return score
         order = self.order(moves, tt_move, ply, pos.turn)
         best_i, flag = -1, UPPER
-        first = True
+        searched = 0
         self.keys.append(h)
         man_resets = self.s.man_resets
         for i in order:
@@ -234,13 +237,17 @@ class _Search:
             run = runs[pos.turn] + 1 if m.by_king and not m.captured else 0
             c_runs = (run, runs[1]) if pos.turn == WHITE else (runs[0], run)
             d = depth - 1 if len(moves) > 1 else depth  # a forced move costs no depth
-            if first:
-                score = -self.node(child, d, -beta, -alpha, ply + 1, c_quiet, c_rev, c_runs)
-                first = False
+            after = (ply + 1, c_quiet, c_rev, c_runs)
+            if not searched:
+                score = -self.node(child, d, -beta, -alpha, *after)
             else:
-                score = -self.node(child, d, -alpha - 1, -alpha, ply + 1, c_quiet, c_rev, c_runs)
+                cut = searched >= LMR_AFTER and depth >= LMR_DEPTH and not (m.captured or m.crowns)
+                score = -self.node(child, d - cut, -alpha - 1, -alpha, *after)
+                if cut and score > alpha:
+                    score = -self.node(child, d, -alpha - 1, -alpha, *after)
                 if alpha < score < beta:
-                    score = -self.node(child, d, -beta, -alpha, ply + 1, c_quiet, c_rev, c_runs)
+                    score = -self.node(child, d, -beta, -alpha, *after)
+            searched += 1
             if score > best:
                 best, best_i = score, i
                 if score > alpha:
@@ -319,6 +326,7 @@ def search(
                 found.append(Line(score, tuple(s.pv[0])))
                 if s.pv[0]:
                     s.excluded.add(_key(s.pv[0][0]))
+            found.sort(key=lambda line: -line.score)  # stable: a later line may score higher
             done, reached = tuple(found), d
             s.timed = True
             if all(abs(line.score) > WIN - MAX_PLY and WIN - abs(line.score) <= d for line in done):
