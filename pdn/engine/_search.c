@@ -210,15 +210,25 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
     uint64_t h = zobrist(p);
     if (ply && drawn(e, h, quiet, rev)) return 0;
     if (ply >= S_MAX_PLY) return evaluate(e, p);
-    int tt_move = -1, best = -S_INF;
+    int tt_move = -1, best = -S_INF, threat = 0;
     MoveList *l = &e->lists[ply];
     l->n = 0;
     l->nside = 0;
     if (depth <= 0) {
         captures(r, p, DUP_DROP, l);
         if (l->failed) return e->failed = e->aborted = 1, 0;
-        if (!l->n) return any_move(r, p) ? evaluate(e, p) : ply - S_WIN;
-        if (r->optional) { /* the side to move may stand instead of capturing */
+        if (!l->n) {
+            Pos other = *p;
+            other.turn = !p->turn;
+            if (depth < 0 || !can_capture(r, &other))
+                return any_move(r, p) ? evaluate(e, p) : ply - S_WIN;
+            l->nside = 0; /* threatened: every move, one ply more */
+            generate(r, p, DUP_DROP, l);
+            if (l->failed) return e->failed = e->aborted = 1, 0;
+            bar_idle_kings(e, p, runs, l);
+            if (!l->n) return ply - S_WIN;
+            threat = 1;
+        } else if (r->optional) { /* the side to move may stand instead of capturing */
             best = evaluate(e, p);
             if (best >= beta) return best;
             if (best > alpha) alpha = best;
@@ -263,7 +273,7 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
         int c_rev = irreversible ? 0 : rev + 1;
         int c_runs[2] = {runs[0], runs[1]};
         c_runs[p->turn] = m->by_king && !m->ncap ? runs[p->turn] + 1 : 0;
-        int d = n > 1 ? depth - 1 : depth, score; /* a forced move costs no depth */
+        int d = threat ? -1 : n > 1 ? depth - 1 : depth, score; /* forced: no depth */
         if (!searched) {
             score = -node(e, &child, d, -beta, -alpha, ply + 1, c_quiet, c_rev, c_runs);
         } else {

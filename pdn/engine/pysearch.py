@@ -9,7 +9,8 @@ the full window, the others with a null window and searched again when they beat
   principal variation only);
 - captures searched to quiet positions (at depth 0 a position with a capture goes on with its
   captures; under the house rule, where capturing is optional, the side to move may also stand
-  on the evaluation);
+  on the evaluation); a quiet position at depth 0 where the other side could capture gets one
+  more ply, every move, its children ending on the evaluation (the threat extension);
 - a forced move (the only legal one) searched without reducing the depth; from the fourth
   move on, at depth 3 or more, a quiet move that does not crown searched first a ply
   shallower, and again at full depth when it beats alpha (late move reductions);
@@ -35,7 +36,15 @@ from dataclasses import dataclass
 
 from pdn.board import WHITE
 from pdn.engine.evaluation import evaluate
-from pdn.position import Move, Position, _py_captures, _py_generate, _py_has_moves, _py_play
+from pdn.position import (
+    Move,
+    Position,
+    _py_captures,
+    _py_generate,
+    _py_has_captures,
+    _py_has_moves,
+    _py_play,
+)
 
 INF = 32000
 WIN = 31000  # a position won at ply n from the root scores WIN - n
@@ -193,11 +202,17 @@ class _Search:
             return evaluate(pos)
         tt_move = -1
         best = -INF
+        threat = False
         if depth <= 0:
             moves = _py_captures(pos)
             if not moves:
-                return evaluate(pos) if _py_has_moves(pos) else ply - WIN
-            if pos.variant.capture_optional:
+                if depth < 0 or not _py_has_captures(pos.with_turn(1 - pos.turn)):
+                    return evaluate(pos) if _py_has_moves(pos) else ply - WIN
+                moves = _moves(pos, self.s, runs)  # threatened: every move, one ply more
+                if not moves:
+                    return ply - WIN
+                threat = True
+            elif pos.variant.capture_optional:
                 best = evaluate(pos)  # the side to move may stand instead of capturing
                 if best >= beta:
                     return best
@@ -236,7 +251,8 @@ class _Search:
             c_rev = 0 if irreversible else rev + 1
             run = runs[pos.turn] + 1 if m.by_king and not m.captured else 0
             c_runs = (run, runs[1]) if pos.turn == WHITE else (runs[0], run)
-            d = depth - 1 if len(moves) > 1 else depth  # a forced move costs no depth
+            # a forced move costs no depth; a threatened node's children end on the evaluation
+            d = -1 if threat else depth - 1 if len(moves) > 1 else depth
             after = (ply + 1, c_quiet, c_rev, c_runs)
             if not searched:
                 score = -self.node(child, d, -beta, -alpha, *after)
