@@ -16,7 +16,6 @@ from pdn.cli.common import (
     Paths,
     Rules,
     RulesOpt,
-    WorkersOpt,
     check_output,
     fail,
     pipeline_run,
@@ -32,6 +31,9 @@ EngineOpt = Annotated[
     ),
 ]
 DEFAULT_DEPTH = 6
+WorkersOpt = Annotated[
+    int, typer.Option("--workers", "-j", help="Local worker processes (a game each).", min=1)
+]
 
 
 def engine_command(
