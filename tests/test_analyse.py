@@ -192,3 +192,33 @@ def test_engine_that_fails_is_one_line(tmp_path: Path) -> None:
     assert err.strip() == "pdn: engine hub: cannot start: No such file or directory"
     code, err = _analyse(str(source), "-e", f"{sys.executable} -c pass")
     assert code == 2 and err.count("\n") == 1 and "the engine" in err
+
+
+CRASHES = """
+import sys
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "hub":
+        print("id name=crasher", flush=True)
+        print("wait", flush=True)
+    elif word == "init":
+        print("ready", flush=True)
+    elif word == "go":
+        sys.exit(3)
+"""
+
+
+def test_engine_crash_is_told_per_game(tmp_path: Path) -> None:
+    """An engine that dies at its first search: each game is written back unjudged, its line
+    told once on stderr, exit 1; the output validates as the input does."""
+    script = tmp_path / "crasher.py"
+    script.write_text(CRASHES)
+    source = _file("international/bruno-Partie_avec_FEN1.pdn")
+    out, report = tmp_path / "out.pdn", tmp_path / "report.jsonl"
+    code, err = _analyse(str(source), "-e", f"{sys.executable} {script}", "-o", str(out),
+                         "--report", str(report))  # fmt: skip
+    assert code == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 4 and all("the engine exited with code 3" in line for line in lines)
+    assert _validity(out) == _validity(source)
+    assert "[%eval" not in out.read_text()
