@@ -6,4 +6,11 @@ pure-Python twin in pdn/rules/position.py runs (`pdn --version` says which core 
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("pdn.rules._kernel", ["pdn/rules/_kernel.c"], optional=True)])
+# pdn/engine/_search.c (the built-in engine's search) is compiled as part of the kernel
+kernel = Extension(
+    "pdn.rules._kernel",
+    ["pdn/rules/_kernel.c"],
+    depends=["pdn/engine/_search.c"],
+    optional=True,
+)
+setup(ext_modules=[kernel])

@@ -64,6 +64,8 @@ COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
     },
     "report": Lazy("pdn.cli.database:report", "One HTML page about an archive."),
     "serve": Lazy("pdn.cli.serve:serve", "A local web page to browse, replay and explore games."),
+    "analyse": Lazy("pdn.cli.engine:analyse_command", "Judge every move with an engine."),
+    "engine": Lazy("pdn.cli.engine:engine_command", "The built-in engine over the Hub protocol."),
 }
 GC_THRESHOLDS = (50_000, 20, 20)  # young objects between collections (default 700, 10, 10)
 GROUPS = {"stats": "Opening, draw and player statistics."}

@@ -59,6 +59,19 @@ CHROMIUM_FLAGS = [
 ]  # fmt: skip
 
 
+def dame_hub() -> list[str]:
+    """dame-rs's Hub engine command (`dame hub`, the test extras install dame-rs); fails under
+    CI, skips elsewhere when it is missing."""
+    import sys
+
+    found = shutil.which("dame") or str(Path(sys.executable).with_name("dame"))
+    if os.access(found, os.X_OK):
+        return [found, "hub"]
+    if in_ci():
+        pytest.fail("dame is missing: pip install dame-rs (in the test extras)")
+    pytest.skip("dame-rs is not installed (pip install dame-rs)")
+
+
 def chromium() -> str:
     """Debian's Chromium; fails under CI, skips elsewhere when it is missing."""
     found = shutil.which("chromium") or shutil.which("chromium-browser")

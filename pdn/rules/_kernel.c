@@ -1893,6 +1893,8 @@ static PyObject *k_push_plain(PyObject *self, PyObject *const *args, Py_ssize_t 
     return out;
 }
 
+#include "../engine/_search.c" /* the built-in engine's search, on this kernel */
+
 static PyMethodDef methods[] = {
     {"setup", k_setup, METH_VARARGS,
      "setup(Move, Position, KEEP, PATHS, rules_of): the Python types and the rule-table maker."},
@@ -1921,6 +1923,7 @@ static PyMethodDef methods[] = {
      "moves_between(pos, start, end): the legal moves from start to end."},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,
      "play(pos, move): the position after move."},
+    SEARCH_METHODS
     {NULL, NULL, 0, NULL},
 };
 

@@ -51,3 +51,18 @@ def move_texts(
     separator: str,
     /,
 ) -> list[str]: ...
+def search_setup(tables_of: Callable[[Geometry], tuple[object, ...]], /) -> None: ...
+def search(
+    pos: Position,
+    history: Sequence[Position],
+    settings: tuple[int, int, int, int, int, int, tuple[int, int]],
+    depth: int | None,
+    nodes: int | None,
+    seconds: float | None,
+    stop: bytearray,
+    multipv: int,
+    tt_bits: int,
+    /,
+) -> tuple[int, int, float, list[tuple[int, list[Move]]]]: ...
+def zobrist(pos: Position, /) -> int: ...
+def evaluate(pos: Position, /) -> int: ...

@@ -1,0 +1,224 @@
+"""The built-in engine: its C search and pure-Python twin held equal, its limits, stop from
+another thread, the GIL released, the draw rules inside the search, and the engine types."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from pdn.board import Board
+from pdn.engine.builtin import BuiltinEngine, score, search
+from pdn.engine.evaluation import (
+    BACK_RANK,
+    KING_CENTRE,
+    MAN,
+    SHORT_KING,
+    TEMPO,
+    evaluate,
+    king_value,
+)
+from pdn.engine.pysearch import WIN, zobrist
+from pdn.engine.types import Limit, PovScore, Score
+from pdn.notation import move_text
+from pdn.rules.geometry import Color
+from pdn.rules.position import CORES
+from pdn.rules.variants import VARIANTS, get_variant
+
+needs_c = pytest.mark.skipif("c" not in CORES, reason="the C kernel was not built")
+
+EVERY_VARIANT = [*VARIANTS, *(f"{n}-nco" for n, v in VARIANTS.items() if v.width == 8)]
+
+
+def _random_board(variant: str, rng: random.Random, plies: int) -> Board:
+    """A board after up to *plies* random legal moves (the history kept for repetitions)."""
+    board = Board(variant)
+    for _ in range(plies):
+        moves = board.legal_moves
+        if not moves or board.outcome() is not None:
+            break
+        board.push(rng.choice(moves))
+    return board
+
+
+def _summary(board: Board, depth: int, multipv: int, compiled: bool) -> tuple[object, ...]:
+    r = search(board, Limit(depth=depth), bytearray(1), multipv, compiled)
+    return (r.depth, r.nodes, tuple((line.score, line.pv) for line in r.lines))
+
+
+@needs_c
+@pytest.mark.parametrize("variant", EVERY_VARIANT)
+def test_twins_agree_on_random_positions(variant: str) -> None:
+    """Same depth, nodes, scores and principal variations, move for move, in both searches."""
+    rng = random.Random(f"engine-{variant}")
+    for plies in (0, 12, 30, 60):
+        board = _random_board(variant, rng, plies)
+        for depth, multipv in ((4, 1), (3, 3)):
+            c = _summary(board, depth, multipv, True)
+            py = _summary(board, depth, multipv, False)
+            assert c == py, (variant, board.fen(), depth, multipv)
+
+
+@needs_c
+@pytest.mark.parametrize("variant", ["international", "english", "russian", "frisian"])
+def test_hash_and_evaluation_twins(variant: str) -> None:
+    from pdn.rules import _kernel
+
+    rng = random.Random(variant)
+    for _ in range(5):
+        pos = _random_board(variant, rng, rng.randrange(40)).position
+        assert _kernel.zobrist(pos) == zobrist(pos)
+        assert _kernel.evaluate(pos) == evaluate(pos)
+
+
+def test_evaluation_terms() -> None:
+    """Material with the variant's king value, from the side to move, plus the tempo."""
+    assert king_value(get_variant("english")) == SHORT_KING
+    assert king_value(get_variant("thai")) < king_value(get_variant("international"))
+    # English: a White king on 14 (c5, a central square) against a man on 1 (its first row)
+    pos = Board("english", "W:WK14:B1").position
+    man = MAN + BACK_RANK  # row 0 of its side, file h: not central
+    assert evaluate(pos) == SHORT_KING + KING_CENTRE - man + TEMPO
+    assert evaluate(pos.with_turn(Color.BLACK)) == man - SHORT_KING - KING_CENTRE + TEMPO
+    start = Board("international").position
+    assert evaluate(start) == TEMPO  # the start is symmetric
+    assert evaluate(Board("international", "W:W46:B5").position) == TEMPO  # mirrored men
+    assert evaluate(Board("international", "W:W46,47:B5").position) > MAN
+
+
+def test_score_conversion() -> None:
+    assert score(WIN - 7) == Score.win(7)
+    assert score(8 - WIN) == Score.win(-8)
+    assert score(-WIN) == Score(plies=0)
+    assert score(35) == Score.of_men(0.35)
+
+
+def test_scores_order_and_text() -> None:
+    assert Score.win(1) > Score.win(9) > Score.of_men(50.0) > Score.of_men(-1.0)
+    assert Score.of_men(-50.0) > Score.win(-20) > Score.win(-2) > Score(plies=0)
+    assert (-Score(plies=0)).is_win and (-Score(plies=0)).text() == "#0"
+    assert Score.win(13).text() == "#7" and Score.win(-8).text() == "#-4"
+    pov = PovScore(Score.of_men(0.5), Color.BLACK)
+    assert pov.white() == Score.of_men(-0.5) and pov.black() == Score.of_men(0.5)
+    with pytest.raises(ValueError):
+        Limit()
+    with pytest.raises(ValueError):
+        Score(men=1.0, plies=3)
+
+
+def test_finds_a_shot_and_game_over() -> None:
+    """English: a man next to the last enemy piece takes it and wins at once (#1); a side
+    without a move has lost (#-0 for it)."""
+    board = Board("english", "W:W18:B14")
+    with BuiltinEngine() as engine:
+        info = engine.analyse(board, Limit(depth=6))[0]
+        assert info.score.white() == Score.win(1) and info.score.white().text() == "#1"
+        board.push(info.pv[0])
+        over = engine.analyse(board, Limit(depth=3))[0]
+    assert over.score.relative == Score(plies=0) and over.pv == ()
+    assert over.score.white().text() == "#0"
+
+
+def test_multipv_lines_are_distinct_and_ordered() -> None:
+    board = Board("international")
+    infos = BuiltinEngine().analyse(board, Limit(depth=4), multipv=4)
+    assert [i.multipv for i in infos] == [1, 2, 3, 4]
+    firsts = [i.pv[0] for i in infos]
+    assert len(set(firsts)) == 4 and all(m in board.legal_moves for m in firsts)
+    values = [i.score.relative for i in infos]
+    assert values == sorted(values, reverse=True)
+
+
+@needs_c
+def test_time_limit_is_kept() -> None:
+    """A search given 0.2 s ends within a few milliseconds of it (measured 2 to 6 ms over;
+    25 ms allowed: the machine is shared)."""
+    board = Board("international")
+    engine = BuiltinEngine(compiled=True)
+    for limit in (0.2, 0.05):
+        start = time.monotonic()
+        info = engine.analyse(board, Limit(time=limit))[0]
+        elapsed = time.monotonic() - start
+        assert limit - 0.001 <= elapsed <= limit + 0.025, elapsed
+        assert info.depth >= 4 and info.pv
+
+
+def test_node_limit_is_kept() -> None:
+    info = BuiltinEngine().analyse(Board("international"), Limit(nodes=5000))[0]
+    assert info.nodes <= 5000 + 2000  # the first iteration always completes
+
+
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
+def test_stop_from_another_thread(compiled: bool) -> None:
+    """stop() ends an hour-long search at once; analyse returns the last depth completed."""
+    engine = BuiltinEngine(compiled=compiled)
+    board = Board("international")
+    found: list[object] = []
+    worker = threading.Thread(target=lambda: found.extend(engine.analyse(board, Limit(time=3600))))
+    worker.start()
+    time.sleep(0.3)
+    start = time.monotonic()
+    engine.stop()
+    worker.join(timeout=2)
+    assert not worker.is_alive()
+    assert time.monotonic() - start < 0.2
+    assert found and found[0].depth >= 1 and found[0].pv  # type: ignore[attr-defined]
+
+
+@needs_c
+def test_gil_is_released_while_searching() -> None:
+    """A Python thread keeps running while the C search runs in another."""
+    engine = BuiltinEngine(compiled=True)
+    ticks = 0
+    done = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.002)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    before = ticks
+    engine.analyse(Board("international"), Limit(time=0.5))
+    during = ticks - before
+    done.set()
+    counter.join()
+    assert during >= 50  # held, the GIL would let it tick once or not at all (about 250 free)
+
+
+# -- the draw rules inside the search ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
+def test_repetition_is_the_only_escape(compiled: bool) -> None:
+    """English, Black (a king against a king and four men) to move: 6-2 brings back, for the
+    third time, a position seen twice: a draw by threefold repetition (the seed rules); every
+    other move keeps a lost ending. Without that history the same position is lost."""
+    board = Board("english", "W:WK19,29,30,31,32:BK2")
+    for text in ("19-15", "2-6", "15-19", "6-2", "19-15", "2-6", "15-19"):
+        board.push(text)
+    assert board.turn is Color.BLACK
+    engine = BuiltinEngine(compiled=compiled)
+    info = engine.analyse(board, Limit(depth=5))[0]
+    assert info.score.relative == Score.of_men(0.0)
+    assert move_text(board.position, info.pv[0]) == "6-2"
+    fresh = Board("english", board.fen())
+    assert engine.analyse(fresh, Limit(depth=5))[0].score.relative < Score.of_men(-3.0)
+
+
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
+def test_moves_rule_in_the_search(compiled: bool) -> None:
+    """International, official rules (FMJD: 25 moves each with only kings moving and nothing
+    taken is a draw): three kings win against one, but not when the next quiet move ends the
+    count."""
+    board = Board("international", "W:WK1,K2,K3:BK45", rules="official")
+    assert not any(m.captured for m in board.legal_moves)
+    engine = BuiltinEngine(compiled=compiled)
+    assert engine.analyse(board, Limit(depth=5))[0].score.relative.is_win
+    board.quiet = 2 * 25 - 1
+    late = engine.analyse(board, Limit(depth=5))[0]
+    assert late.score.relative == Score.of_men(0.0)
