@@ -53,8 +53,9 @@ def variant_named(name: str) -> Variant:
 class Rules(StrEnum):
     """Draw rules (pdn.rules.draw.RULE_SETS)."""
 
-    SEED = "seed"
-    OFFICIAL = "official"
+    COMMON = "common"  # the common 40-move and threefold repetition rules
+    OFFICIAL = "official"  # each federation's rules (docs/rules.md)
+    SEED = "seed"  # the common rules' former name
 
 
 Paths = Annotated[

@@ -60,7 +60,7 @@ def _summary_rows(summary: Summary, candidates: bool) -> Iterator[tuple[str, obj
 def validate(
     paths: Paths,
     variant: GameVariantOpt = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     report: Annotated[
         Path | None, typer.Option("--report", help="Write one JSON object per game here.")
     ] = None,
@@ -105,7 +105,7 @@ def annotate_command(
         ),
     ] = True,
     variant: GameVariantOpt = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,
@@ -150,7 +150,7 @@ def convert(
         GameTypeForm, typer.Option(help="GameType tag: short (20) or long.")
     ] = GameTypeForm.SHORT,
     variant: GameVariantOpt = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,

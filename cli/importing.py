@@ -31,7 +31,7 @@ def import_command(
     paths: Paths,
     db: DbOpt = DEFAULT_DB,
     variant: GameVariantOpt = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     candidates: CandidatesOpt = False,

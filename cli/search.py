@@ -75,8 +75,8 @@ ValidOpt = Annotated[
 ]
 TerminationOpt = Annotated[
     str | None,
-    typer.Option(help="How the game ended: win, draw-40-moves (or the rules'), "
-                 "draw-repetition, undecided."),
+    typer.Option(help="How the game ended: win, draw-repetition, draw-40-moves (or the "
+                 "rules' other draws, see docs/rules.md), as-recorded."),
 ]  # fmt: skip
 MovesOpt = Annotated[
     str | None,
@@ -223,7 +223,7 @@ def filter_command(
         str | None,
         typer.Option(help="Replay games without a GameType tag as this variant (import -v)."),
     ] = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,

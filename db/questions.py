@@ -37,6 +37,7 @@ from pdn.archive.players import Aliases
 from pdn.archive.selection import Pattern
 from pdn.db.schema import GameRow, PlyRow, SourceFile, at_ply
 from pdn.db.search import least_material, material_games, most_pieces, pattern_games
+from pdn.rules.draw import LABELS, OLD_LABELS, Termination
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
 from pdn.rules.variants import get_variant
@@ -152,7 +153,7 @@ def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[Colu
     if f.plies_max is not None:
         cond.append(GameRow.plies <= f.plies_max)
     if f.termination:
-        cond.append(GameRow.termination == f.termination)
+        cond.append(GameRow.termination == OLD_LABELS.get(f.termination, f.termination))
     if f.material:
         top = most_pieces(get_variant(f.variant).name if f.variant else None)
         cond.append(GameRow.id.in_(material_games(f.material, f.material_plies, top)))
@@ -245,7 +246,7 @@ def game_texts(engine: Engine, ids: list[int]) -> list[str]:
 
 COUNTS = ["games", "white_wins", "draws", "black_wins", "no_result"]
 SCORES = [*COUNTS, "white_score", "draw_rate"]
-DRAW_KINDS = ["by_moves_rule", "by_repetition", "by_agreement"]
+DRAW_KINDS = ["by_moves_rule", "by_endgame_rule", "by_repetition", "by_agreement"]
 DRAWS = ["games", "draws", "no_result", "draw_rate", *DRAW_KINDS]
 
 
@@ -405,16 +406,18 @@ DRAW_GROUPS = ("variant", "year", "event", "opening", "player", "termination")
 def _draw_kinds(
     winner: SQLCoreOperations[str], termination: SQLCoreOperations[str]
 ) -> list[Label[int]]:
-    """Columns counting the draws by the moves rule, by repetition and by agreement."""
+    """Columns counting the draws by the moves rule, by an endgame rule, by repetition and
+    those no rule made (as recorded: agreed or adjudicated), by the labels of pdn.rules.draw."""
     is_draw = winner == "draw"
 
     def draws(cond: ColumnElement[bool]) -> Label[int]:
         return func.sum(case((and_(is_draw, cond), 1), else_=0))  # type: ignore[return-value]
 
     return [
-        draws(termination.like("draw-%-moves")).label("by_moves_rule"),
-        draws(termination == "draw-repetition").label("by_repetition"),
-        draws(termination == "undecided").label("by_agreement"),
+        draws(termination.in_(sorted(LABELS[Termination.MOVES_RULE]))).label("by_moves_rule"),
+        draws(termination.in_(sorted(LABELS[Termination.ENDGAME]))).label("by_endgame_rule"),
+        draws(termination.in_(sorted(LABELS[Termination.REPETITION]))).label("by_repetition"),
+        draws(termination.in_([Termination.RECORDED.value, *OLD_LABELS])).label("by_agreement"),
     ]
 
 

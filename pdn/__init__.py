@@ -9,14 +9,13 @@ if TYPE_CHECKING:
     from pdn.board import (
         AmbiguousMoveError,
         Board,
-        Ending,
         IllegalMoveError,
         InvalidMoveError,
         MoveTextError,
-        Termination,
     )
     from pdn.game import Game, GameWarning, MoveNode, Outcome, PdnSyntaxError, SetupNode, Tags
     from pdn.read.reader import read_file, read_games, read_string
+    from pdn.rules.draw import Ending, Termination
     from pdn.rules.fen import FenError, parse_fen, to_fen
     from pdn.rules.geometry import Color
     from pdn.rules.position import Move, Position, perft
@@ -29,9 +28,9 @@ _HOMES = {
     "FenError": "pdn.rules.fen", "parse_fen": "pdn.rules.fen", "to_fen": "pdn.rules.fen",
     "Game": "pdn.game", "GameWarning": "pdn.game", "MoveNode": "pdn.game", "Outcome": "pdn.game",
     "PdnSyntaxError": "pdn.game", "SetupNode": "pdn.game", "Tags": "pdn.game",
-    "AmbiguousMoveError": "pdn.board", "Board": "pdn.board", "Ending": "pdn.board",
+    "AmbiguousMoveError": "pdn.board", "Board": "pdn.board", "Ending": "pdn.rules.draw",
     "IllegalMoveError": "pdn.board", "InvalidMoveError": "pdn.board",
-    "MoveTextError": "pdn.board", "Termination": "pdn.board",
+    "MoveTextError": "pdn.board", "Termination": "pdn.rules.draw",
     "Move": "pdn.rules.position", "Position": "pdn.rules.position", "perft": "pdn.rules.position",
     "read_file": "pdn.read.reader", "read_games": "pdn.read.reader",
     "read_string": "pdn.read.reader",

@@ -212,9 +212,9 @@ def test_results_and_draws_by_variant_year_opening_player(hand: Engine) -> None:
     draws = draw_stats(hand, "variant")  # the same groups, the columns about draws
     assert draws.to_dict("records") == [
         {"variant": "english", "games": 9, "draws": 3, "no_result": 2, "draw_rate": 42.9,
-         "by_moves_rule": 0, "by_repetition": 0, "by_agreement": 3},
+         "by_moves_rule": 0, "by_endgame_rule": 0, "by_repetition": 0, "by_agreement": 3},
         {"variant": "international", "games": 4, "draws": 1, "no_result": 1, "draw_rate": 33.3,
-         "by_moves_rule": 0, "by_repetition": 0, "by_agreement": 1},
+         "by_moves_rule": 0, "by_endgame_rule": 0, "by_repetition": 0, "by_agreement": 1},
     ]  # fmt: skip
     by_year = result_stats(hand, "year")
     assert [None if pd.isna(y) else y for y in by_year["year"]] == [1872, 1999, 2003, None]
@@ -360,7 +360,7 @@ def test_the_report_shows_the_same_numbers(hand: Engine) -> None:
                            "3", "1", "1", "1", "0", "50.0", "33.3", "ballot 126"]  # fmt: skip
     assert len(openings) == 2
     ended = {r[0]: r[1:] for r in tables["How games ended, and how the draws came about"][1:]}
-    assert ended["undecided"][:7] == ["13", "3", "4", "3", "3", "50.0", "40.0"]
+    assert ended["as-recorded"][:7] == ["13", "3", "4", "3", "3", "50.0", "40.0"]
 
 
 @pytest.mark.slow

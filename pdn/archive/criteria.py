@@ -20,6 +20,7 @@ from pdn.archive.players import Aliases
 from pdn.archive.selection import Material, Pattern, has_material, material_runs, reaches_pattern
 from pdn.game import Game, Outcome
 from pdn.replay import Replay
+from pdn.rules.draw import OLD_LABELS, Termination
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
 from pdn.rules.variants import get_variant
@@ -91,7 +92,7 @@ class Criteria:
     plies_min: int | None = None  # main-line plies replayed
     plies_max: int | None = None
     valid: bool | None = None
-    termination: str | None = None  # win, draw-40-moves, draw-repetition, undecided, ...
+    termination: str | None = None  # a label of pdn.rules.draw: win, draw-40-moves, as-recorded...
     material: Material | None = None
     material_plies: int = 1
     pattern: Pattern | None = None
@@ -161,8 +162,8 @@ class Criteria:
             return False
         if self.valid is not None and (replay is not None and replay.valid) != self.valid:
             return False
-        termination = replay.termination if replay else "undecided"
-        if self.termination and termination != self.termination:
+        termination = replay.termination if replay else Termination.RECORDED.value
+        if self.termination and termination != OLD_LABELS.get(self.termination, self.termination):
             return False
         positions = replay.positions if replay else []
         wanted = self.reached()

@@ -12,6 +12,7 @@ from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import Game, GameWarning
 from pdn.replay import MoveError, Replay
+from pdn.rules.draw import Termination
 from pdn.rules.geometry import WHITE
 
 
@@ -67,7 +68,8 @@ def report_game(game: Game, replay: Replay | None) -> GameReport:
     src = game.source
     if replay is None:
         return GameReport(
-            src.file, src.index + 1, src.line, None, None, False, 0, game.result, "undecided",
+            src.file, src.index + 1, src.line, None, None, False, 0, game.result,
+            Termination.RECORDED.value,
             None, syntax_error=str(game.syntax_error), warnings=list(game.warnings),
         )  # fmt: skip
     first_is_white = replay.variant.first == "W"
