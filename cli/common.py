@@ -88,6 +88,32 @@ MaxSizeOpt = Annotated[
 ]
 
 
+def _encoding(value: str | None) -> str | None:
+    """Set the code page of the lines that are not UTF-8 for this run, worker processes
+    included."""
+    import os
+
+    from pdn.read.decoding import ENCODING_VARIABLE, code_page_named
+
+    if value is not None:
+        try:
+            os.environ[ENCODING_VARIABLE] = code_page_named(value)
+        except LookupError as exc:
+            fail(f"--encoding: {exc}")
+    return value
+
+
+EncodingOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--encoding",
+        help="The code page of text that is not UTF-8, e.g. cp1251 (default: found from the "
+        "text of each file among cp1252, cp1251, cp866, koi8-r and cp1250).",
+        callback=_encoding,
+    ),
+]
+
+
 VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="Variant name, e.g. english.")]
 GameVariantOpt = Annotated[
     str | None, typer.Option("--variant", "-v", help="Variant of games without a GameType tag.")

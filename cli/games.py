@@ -25,6 +25,7 @@ from pdn.archive.validate import Summary, validate_paths
 from pdn.cli.common import (
     CandidatesOpt,
     ClusterOpt,
+    EncodingOpt,
     GameVariantOpt,
     MaxSizeOpt,
     OutputOpt,
@@ -68,6 +69,7 @@ def validate(
     cluster: ClusterOpt = None,
     candidates: CandidatesOpt = False,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,
 ) -> None:
     """Replay every game: one line per problem, a summary, exit 1 if any game is invalid."""
     if report:
@@ -109,6 +111,7 @@ def annotate_command(
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,
 ) -> None:
     """Write the games back with comments where something happens; their own comments kept."""
     check_output(output)
@@ -154,6 +157,7 @@ def convert(
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,
     drop_duplicates: Annotated[
         Same | None,
         typer.Option(

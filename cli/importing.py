@@ -10,6 +10,7 @@ from pdn.cli.common import (
     CandidatesOpt,
     ClusterOpt,
     DbOpt,
+    EncodingOpt,
     GameVariantOpt,
     MaxSizeOpt,
     Paths,
@@ -36,6 +37,7 @@ def import_command(
     cluster: ClusterOpt = None,
     candidates: CandidatesOpt = False,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,
 ) -> None:
     """Replay and store every game (invalid ones too); a copy of a stored game is noted, not
     stored again; re-importing adds nothing; resumable. Into PostgreSQL, several workers

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pdn.cli.common import (
+    EncodingOpt,
     GameVariantOpt,
     MaxSizeOpt,
     Rules,
@@ -59,6 +60,7 @@ def replay_command(
         typer.Option("--svg", help="Write a folder with one SVG diagram per ply and index.html."),
     ] = None,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,
 ) -> None:
     """Show a game: the board after a ply with its square numbers, the side to move, the FEN,
     the marked move list, comments and how it ended."""

@@ -10,10 +10,9 @@ from __future__ import annotations
 import pytest
 
 from pdn import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError
-from pdn.rules.draw import Ending, Termination
 from pdn.notation import MoveForm, move_text
 from pdn.render.textboard import text_board
-from pdn.rules.draw import QuietReset, simple_rules
+from pdn.rules.draw import Ending, QuietReset, Termination, simple_rules
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import WHITE, Color
 from pdn.rules.position import CORES, use_core

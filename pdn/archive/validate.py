@@ -35,6 +35,7 @@ class GameReport:
     candidates: list[str] = field(default_factory=list)  # other variants it fits, when asked
     syntax_error: str | None = None
     ply_offset: int = 0  # 0 when the first player makes ply 1, else 1 (to number moves)
+    encoding: str = "utf-8"  # how the game's text was decoded: utf-8, a UTF-16 form, a code page
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready fields."""
@@ -71,6 +72,7 @@ def report_game(game: Game, replay: Replay | None) -> GameReport:
             src.file, src.index + 1, src.line, None, None, False, 0, game.result,
             Termination.RECORDED.value,
             None, syntax_error=str(game.syntax_error), warnings=list(game.warnings),
+            encoding=src.encoding,
         )  # fmt: skip
     first_is_white = replay.variant.first == "W"
     start_turn = replay.positions[0].turn if replay.positions else WHITE
@@ -90,6 +92,7 @@ def report_game(game: Game, replay: Replay | None) -> GameReport:
         warnings=list(game.warnings) + replay.warnings,
         candidates=replay.candidates,
         ply_offset=offset,
+        encoding=src.encoding,
     )
 
 

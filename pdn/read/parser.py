@@ -110,9 +110,12 @@ class _Ended:
 class GameReader:
     """Cuts the chunks of one file into games: the one reading loop."""
 
-    def __init__(self, name: str, family: str, headers_only: bool, limit: int) -> None:
+    def __init__(
+        self, name: str, family: str, headers_only: bool, limit: int, code_page: str | None = None
+    ) -> None:
         self.name = name
         self.family = family  # 'bytes' or a UTF-16 form
+        self.code_page = code_page  # of the lines that are not UTF-8: found once per file
         self.headers_only = headers_only
         self.limit = limit
         self.index = 0  # games so far
@@ -124,7 +127,7 @@ class GameReader:
         """The games and the runs of outside text of one chunk, in order."""
         if chunk.too_large:
             return [_Segment(self._too_large(chunk))]
-        text, self.bad_lines = decode_lines(chunk.lines)
+        text, self.bad_lines, self.code_page = decode_lines(chunk.lines, self.code_page)
         self.text = GameText(text, chunk.line)
         self.chunk = chunk
         self.encoding = "utf-8" if self.family == "bytes" else self.family
@@ -396,8 +399,8 @@ class GameReader:
         """Note a game whose rows *first* to *last* hold a line that is not UTF-8."""
         for row, byte in self.bad_lines:
             if first <= row <= last:
-                game.source.encoding = "cp1252"
-                message = f"not UTF-8 (byte 0x{byte:02X}): this game read as cp1252"
+                game.source.encoding = page = self.code_page or "cp1252"
+                message = f"not UTF-8 (byte 0x{byte:02X}): this game read as {page}"
                 game.warnings.insert(0, located(self.chunk.line + row, None, message))
                 return
 
@@ -407,7 +410,7 @@ class GameReader:
         source = Source(self.name, self.index, chunk.line, offset, encoding)
         self.index += 1
         game = Game(source=source)
-        text, _ = decode_lines(chunk.lines)
+        text, _, self.code_page = decode_lines(chunk.lines, self.code_page)
         for m in TAG_RE.finditer(text):
             pair = parse_tag(m.group())
             if pair:
