@@ -13,7 +13,16 @@ if TYPE_CHECKING:
         InvalidMoveError,
         MoveTextError,
     )
-    from pdn.game import Game, GameWarning, MoveNode, Outcome, PdnSyntaxError, SetupNode, Tags
+    from pdn.game import (
+        DeclaredResult,
+        Game,
+        GameWarning,
+        MoveNode,
+        Outcome,
+        PdnSyntaxError,
+        SetupNode,
+        Tags,
+    )
     from pdn.read.reader import read_file, read_games, read_string
     from pdn.rules.draw import Ending, Termination
     from pdn.rules.fen import FenError, parse_fen, to_fen
@@ -27,6 +36,7 @@ _HOMES = {
     "Color": "pdn.rules.geometry",
     "FenError": "pdn.rules.fen", "parse_fen": "pdn.rules.fen", "to_fen": "pdn.rules.fen",
     "Game": "pdn.game", "GameWarning": "pdn.game", "MoveNode": "pdn.game", "Outcome": "pdn.game",
+    "DeclaredResult": "pdn.game",
     "PdnSyntaxError": "pdn.game", "SetupNode": "pdn.game", "Tags": "pdn.game",
     "AmbiguousMoveError": "pdn.board", "Board": "pdn.board", "Ending": "pdn.rules.draw",
     "IllegalMoveError": "pdn.board", "InvalidMoveError": "pdn.board",
@@ -56,6 +66,7 @@ __all__ = [
     "AmbiguousMoveError",
     "Board",
     "Color",
+    "DeclaredResult",
     "Ending",
     "FenError",
     "Game",

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pdn.board import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
-from pdn.game import Game, GameWarning, MoveNode, Node, Outcome, SetupNode, located
+from pdn.game import DeclaredResult, Game, GameWarning, MoveNode, Node, SetupNode, located
 from pdn.notation import MoveForm, move_text, written_moves
 from pdn.read.movetext import plain_moves
 from pdn.rules.draw import COMMON, DrawRules, Ending, Termination, draw_rules, ending_text
@@ -294,7 +294,7 @@ def _played_past(replay: Replay, board: Board, draw: Ending) -> None:
     else:
         source = f" ({rule.source})" if rule else ""
         text = f"{draw.text()} at ply {draw.ply}{source} ended the game; {after}"
-        if replay.game.outcome in (Outcome.FIRST, Outcome.SECOND):
+        if replay.game.outcome in (DeclaredResult.FIRST, DeclaredResult.SECOND):
             text += f"; the result {replay.game.result} says it was won"
     replay.warnings.append(located(first.line, None, text))
 
@@ -392,7 +392,7 @@ def _end(replay: Replay, board: Board, completed: bool) -> None:
     """Where the rules end the game, where its written moves end, and how it really ended."""
     draw = replay.draw = board.draw
     last = board.ply
-    won = replay.game.outcome in (Outcome.FIRST, Outcome.SECOND)
+    won = replay.game.outcome in (DeclaredResult.FIRST, DeclaredResult.SECOND)
     stuck = completed and not board.has_legal_moves()
     win = Ending(Termination.WIN, board.turn.other, last, Termination.WIN.value) if stuck else None
     by_itself = draw is not None and (draw.rule is None or draw.rule.ends_game)
@@ -420,17 +420,17 @@ def ending_line(replay: Replay) -> str:
 def _check_result(replay: Replay, board: Board) -> None:
     """Compare the declared result with the final position, where the side to move has no move."""
     outcome = replay.game.outcome
-    if outcome is Outcome.UNKNOWN:
+    if outcome is DeclaredResult.UNKNOWN:
         return
     loser = board.turn
     first = Color.of(replay.variant.first)
-    winner_declared = {Outcome.FIRST: first, Outcome.SECOND: first.other}.get(outcome)
+    winner_declared = {DeclaredResult.FIRST: first, DeclaredResult.SECOND: first.other}.get(outcome)
     side = Color.of(loser)
     result = replay.game.result or ""
     if winner_declared == loser:
         hint = " (the file may follow the White-first result convention)" if first == BLACK else ""
         reason = f"result {result} says {side} won, but {side} has no legal move{hint}"
-    elif outcome is Outcome.DRAW:
+    elif outcome is DeclaredResult.DRAW:
         reason = f"result {result} is a draw, but {side} has no legal move and lost"
     else:
         return

@@ -18,7 +18,7 @@ from functools import cache
 from pdn.archive.openings import play_moves
 from pdn.archive.players import Aliases
 from pdn.archive.selection import Material, Pattern, has_material, material_runs, reaches_pattern
-from pdn.game import Game, Outcome
+from pdn.game import DeclaredResult, Game
 from pdn.replay import Replay
 from pdn.rules.draw import OLD_LABELS, Termination
 from pdn.rules.fen import parse_fen
@@ -35,9 +35,9 @@ def winner(game: Game, variant: str | None) -> str:
     declared = game.declared_variant
     first = get_variant(variant).first if variant else declared.first if declared else "W"
     outcome = game.outcome
-    if outcome in (Outcome.DRAW, Outcome.UNKNOWN):
+    if outcome in (DeclaredResult.DRAW, DeclaredResult.UNKNOWN):
         return outcome.value
-    return game.winner(first) or Outcome.UNKNOWN.value
+    return game.winner(first) or DeclaredResult.UNKNOWN.value
 
 
 def result_matches(game: Game, variant: str | None, result: str) -> bool:
