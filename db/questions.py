@@ -51,13 +51,18 @@ class QuestionError(ValueError):
 
 def position_digest(variant: str, moves: str | None = None, fen: str | None = None) -> int:
     """The digest of the position after *moves* (from *fen* or the start) in *variant*."""
+    return _line_digests(variant, moves, fen)[-1]
+
+
+def _line_digests(variant: str, moves: str | None, fen: str | None) -> list[int]:
+    """The digests of the start (*fen* or the variant's) and of the position after each move."""
     v = get_variant(variant)
     start = parse_fen(fen, v) if fen else Position.start(v)
     try:
         played = play_moves(variant, moves or "", start)
     except OpeningsError as exc:
         raise QuestionError(str(exc)) from None
-    return (played[-1] if played else start).digest()
+    return [p.digest() for p in (start, *played)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,9 +298,11 @@ def explore(
     names: OpeningNames | None = None,
 ) -> pd.DataFrame:
     """The moves played from a position across the database, transpositions included, each
-    game counted once per move, with the name of the position each move leads to (*names*,
-    default the shipped ones)."""
-    h = position_digest(variant, moves, fen)
+    game counted once per move, with the name of the opening each move plays (*names*, default
+    the shipped ones): the name of the position it leads to, else of the deepest named one of
+    the line to it, as `stats openings` names a line."""
+    line = _line_digests(variant, moves, fen)
+    h = line[-1]
     played = (  # each game once per move: a game may pass a position twice
         _result_where(
             select(PlyRow.move, PlyRow.after, PlyRow.game_id, GameRow.winner)
@@ -315,7 +322,7 @@ def explore(
         frame = pd.read_sql(query.group_by(played.c.move), conn, dtype_backend="numpy_nullable")
     frame = frame.astype({c: "int64" for c in COUNTS})
     named = names or OpeningNames.shipped()
-    frame["name"] = [named.name(int(after)) or NAN for after in frame["after"]]
+    frame["name"] = [named.deepest([*line, int(after)]) or NAN for after in frame["after"]]
     return _top(scores(frame), ["move"], top)[["move", *SCORES, "name"]]
 
 
@@ -359,13 +366,19 @@ def opening_stats(
             query = query.where(GameRow.variant == get_variant(variant).name)
     query = _result_where(query, result).having(func.count() >= min_games)
     frame = scores(_with_first_game(engine, query))
-    frame["opening"] = frame["moves"].str.split().str[:plies].str.join(" ")
+    frame["opening"] = [opening_line(m, plies) for m in frame["moves"]]
     found = _opening_names(engine, [int(p) for p in frame["first"]], plies, names)
     frame["name"] = [name or NAN for name in found]
     if ballots:
-        frame["ballot"] = frame["position"].map(ballot)
+        frame["ballot"] = frame["position"].map(OpeningNames.shipped().ballots)
         return _top(frame, ["ballot"], top)[["ballot", "opening", *SCORES, "name"]]
     return _top(frame, ["opening", "variant"], top)[["opening", "variant", *SCORES, "name"]]
+
+
+def opening_line(moves: str, plies: int) -> str:
+    """How every table writes an opening: the first *plies* of a game's stored moves (the
+    replayed main line in PDN 3.0 short form, pdn.archive.identity.main_line)."""
+    return " ".join(moves.split()[:plies])
 
 
 def _opening_names(
@@ -478,15 +491,19 @@ def result_stats(
             *_draw_kinds(games.c.winner, games.c.termination),
         ).group_by(games.c.variant, games.c.from_start, position)
         frame = _with_first_game(engine, groups)
-        ballot = three_move_ballots()
+        names = OpeningNames.shipped()
         frame["opening"] = [
             "(set up from a position)" if not start
             else "(fewer than 3 plies)" if pd.isna(h)
-            else ballot.get(h) or " ".join(m.split()[:3])
+            else opening_line(m, 3)
             for h, start, m in zip(frame["position"], frame["from_start"], frame["moves"],
                                    strict=True)
         ]  # fmt: skip
-        keys = ["opening", "variant"]
+        frame["name"] = [
+            NAN if pd.isna(h) or not start else names.name(int(h)) or NAN
+            for h, start in zip(frame["position"], frame["from_start"], strict=True)
+        ]
+        keys = ["opening", "variant", "name"]
     else:
         column = games.c[by]
         query = select(
