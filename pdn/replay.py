@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from pdn.board import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
 from pdn.game import DeclaredResult, Game, GameWarning, MoveNode, Node, SetupNode, located
@@ -119,6 +120,12 @@ def _squares(nodes: Sequence[Node], out: set[str]) -> set[str]:
 def candidate_variants(game: Game, moves: list[Sequence[str]] | None = None) -> list[str]:
     """Variants the notation allows, most likely first (spec/pdn.md §3.3); *moves*: the squares
     of every move of the game, when known (see pdn.read.movetext.plain_moves)."""
+    return _candidates(game, moves)[0]
+
+
+def _candidates(game: Game, moves: list[Sequence[str]] | None) -> tuple[list[str], str | None]:
+    """candidate_variants(), and what put the first one first when something did: Italian tag
+    names, or a country's name in Event, Site or the file's name."""
     squares = _squares(game.body, set()) if moves is None else set().union(*moves)
     digits = set(filter(str.isdigit, squares))
     fen = game.fen or ""
@@ -135,14 +142,16 @@ def candidate_variants(game: Game, moves: list[Sequence[str]] | None = None) -> 
             names = list(NUMERIC_CANDIDATES)
         else:  # no squares at all: any variant
             names = [*NUMERIC_CANDIDATES, *ALGEBRAIC_CANDIDATES[2:], "canadian"]
-    if any(t.name.lower() in _ITALIAN_TAGS for t in game.tags):
+    if any(t.name.lower() in _ITALIAN_TAGS for t in game.tags) and "italian" in names:
         names.sort(key=lambda n: n != "italian")
-    text = f"{game.event or ''} {game.site or ''}"
-    for pattern, name in _HINTS if _ANY_HINT.search(text) else ():
-        if name in names and pattern.search(text):
-            names.sort(key=lambda n, want=name: n != want)  # type: ignore[misc]
-            break
-    return names
+        return names, "its Italian tag names"
+    for text, where in ((f"{game.event or ''} {game.site or ''}", "its Event or Site"),
+                        (PurePath(game.source.file).name, "the file's name")):  # fmt: skip
+        for pattern, name in _HINTS if _ANY_HINT.search(text) else ():
+            if name in names and pattern.search(text):
+                names.sort(key=lambda n, want=name: n != want)  # type: ignore[misc]
+                return names, where
+    return names, None
 
 
 def candidates(pos: Position, squares: list[str]) -> list[Move]:
@@ -468,7 +477,7 @@ def replay_game(
         return run(declared, "gametype")
     if variant is not None:
         return run(variant, "option")
-    names = candidate_variants(game, moves)
+    names, evidence = _candidates(game, moves)
     order = [prefer, *(n for n in names if n != prefer)] if prefer in names else names
     tried: dict[str, Replay] = {}
     chosen = None
@@ -479,11 +488,24 @@ def replay_game(
             break
     if chosen is None:
         return max(tried.values(), key=_progress)  # the first that got furthest
+    if not chosen.plies and len(names) > 1 and chosen.variant.name != prefer and not evidence:
+        chosen.warnings.append(_guessed(game, chosen.variant.name, names))
     if candidates:
         others = [n for n in names if n != chosen.variant.name]
         fits = (tried.get(n) or run(VARIANTS[n], "notation") for n in others)
         chosen.candidates = [r.variant.name for r in fits if not r.errors]
     return chosen
+
+
+def _guessed(game: Game, name: str, names: list[str]) -> GameWarning:
+    """The warning that the variant of a game without moves was guessed."""
+    others = ", ".join(n for n in names if n != name)
+    return located(
+        game.source.line,
+        None,
+        f"variant guessed: read as {name}, but the game has no moves and its position fits "
+        f"{others} as well; say which with a GameType tag or --variant",
+    )
 
 
 def _progress(replay: Replay) -> tuple[int, int]:
