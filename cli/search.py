@@ -162,7 +162,7 @@ def criteria(
             pattern=parse_pattern(pattern) if pattern else None,
             aliases=load_aliases(aliases),
         )  # fmt: skip
-        Criteria(**fields).reached()  # type: ignore[arg-type]
+        Criteria(**fields).check()  # type: ignore[arg-type]
     except (SpecError, ValueError) as exc:
         fail(str(exc))
     return fields

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from pdn.archive.criteria import Criteria
+from pdn.archive.selection import SpecError, parse_material, parse_pattern
+from pdn.cli.app import app
 from pdn.read.reader import read_games, read_string
 from pdn.replay import replay_game
 
@@ -31,5 +37,24 @@ def test_a_guessed_variant_is_said(tmp_path: Path) -> None:
     assert warning.message.endswith("say which with a GameType tag or --variant")
     [typed] = read_string('[GameType "22"]\n' + FEN_ONLY)
     assert replay_game(typed).variant.name == "italian" and not replay_game(typed).warnings
-    [moved] = read_string('1. 11-15 23-19 *\n')  # moves: the first variant they fit
+    [moved] = read_string("1. 11-15 23-19 *\n")  # moves: the first variant they fit
     assert not replay_game(moved).warnings
+
+
+def test_a_pattern_or_material_the_variant_cannot_have_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(SpecError, match="square 45 is not on the english board"):
+        Criteria(variant="english", pattern=parse_pattern("W:WK45")).check()
+    Criteria(variant="international", pattern=parse_pattern("W:WK45")).check()  # it has 45
+    Criteria(pattern=parse_pattern("W:WK45")).check()  # any variant: 10x10 boards have it
+    with pytest.raises(SpecError, match="fits the board of no variant"):
+        Criteria(pattern=parse_pattern("W:WK99")).check()
+    with pytest.raises(SpecError, match="W would need 13 pieces, and a side has 12 in english"):
+        Criteria(variant="english", material=parse_material("W:13")).check()
+    Criteria(variant="international", material=parse_material("W:13")).check()
+    path = tmp_path / "one.pdn"
+    path.write_text('[GameType "21"]\n1. 11-15 23-19 *\n', encoding="utf-8")
+    done = CliRunner().invoke(app, ["filter", "--pattern", "W:WK45", "-v", "english", str(path)])
+    assert done.exit_code == 2
+    assert done.output.strip().splitlines() == [
+        "pdn: the pattern 'W:WK45': square 45 is not on the english board"
+    ]

@@ -23,7 +23,7 @@ from pdn.replay import Replay
 from pdn.rules.draw import OLD_LABELS, Termination
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
-from pdn.rules.variants import get_variant
+from pdn.rules.variants import VARIANTS, get_variant
 
 RESULT_WORDS = ("white", "black", "draw", "unknown", "first", "second")
 
@@ -116,6 +116,17 @@ class Criteria:
         if not self.variant:
             raise ValueError("--moves and --fen need --variant")
         return reached(self.variant, self.moves, self.fen)
+
+    def check(self) -> None:
+        """Raise ValueError (SpecError) for criteria no game can meet as written: --moves or
+        --fen that cannot be played, a pattern square or a material count the variant does
+        not have."""
+        self.reached()
+        variant = get_variant(self.variant) if self.variant else None
+        if self.pattern is not None:
+            self.pattern.check(variant, VARIANTS.values())
+        if self.material is not None and variant is not None:
+            self.material.check(variant)
 
     def players(self, game: Game) -> tuple[str | None, str | None]:
         """White and Black as the alias file names them."""
