@@ -58,3 +58,19 @@ def test_a_pattern_or_material_the_variant_cannot_have_is_a_usage_error(tmp_path
     assert done.output.strip().splitlines() == [
         "pdn: the pattern 'W:WK45': square 45 is not on the english board"
     ]
+
+
+def test_prose_with_a_few_move_like_words_holds_no_game(tmp_path: Path) -> None:
+    # the README's line 369 starts with `ed4`, a Russian short move: it was read as a game with
+    # a syntax error and stored as a record
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    assert list(read_games(readme)) == []
+    prose = "Notes\n\nThe first move 11-15 is common.\n`ed4`, a capture written in parts.\n"
+    assert read_string(prose) == []
+    [broken] = read_string("1. 11-15 23-19 2. x *\n")  # two moves, then a mistake: a game
+    assert broken.syntax_error is not None
+    path = tmp_path / "notes.pdn"
+    path.write_text(prose, encoding="utf-8")
+    done = CliRunner().invoke(app, ["import", str(path), "--db", f"sqlite:///{tmp_path}/n.db"])
+    assert f"{path}: no games found" in done.output
+    assert "games added\t0" in done.output

@@ -46,6 +46,7 @@ from pdn.read.tokens import (
 )
 
 MAX_DEPTH = 50  # variations nested deeper are a syntax error of their game (the corpus: 4)
+PROSE_PLIES = 2  # a tagless "game" that breaks before its second move is prose, not a game
 
 _BEFORE_MOVES = ["a tag", "a move", "a comment", "a result"]
 _IN_GAME = ["a move", "a comment", "a variation", "a result"]
@@ -373,8 +374,9 @@ class GameReader:
         )
         if drop_last:
             cur.plies -= 1
-        if not len(game.tags) and not cur.has_move and game.syntax_error is None:
-            self.index -= 1  # neither a tag nor a move: not a game
+        prose = not len(game.tags) and game.syntax_error is not None and _few_moves(cur.items)
+        if (not len(game.tags) and not cur.has_move and game.syntax_error is None) or prose:
+            self.index -= 1  # neither a tag nor a move, or prose with a move-like word: not a game
             if self.outside < 0:
                 self.outside = cur.start
             self.outside_end = max(self.outside_end, cur.end)
@@ -503,3 +505,14 @@ def _result_as_last_move(game: Game, cur: _Building) -> bool:
         game.terminator = result.strip()
         return True
     return False
+
+
+def _few_moves(items: list[Item]) -> bool:
+    """Whether *items* (a game's main line) hold fewer than PROSE_PLIES moves."""
+    n = 0
+    for kind, token, _ in items:
+        if kind in RUN_KINDS:
+            n += moves_in_run(kind, str(token))
+            if n >= PROSE_PLIES:
+                return False
+    return True
