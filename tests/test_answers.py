@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from pdn.archive.convert import Style, convert_paths
 from pdn.archive.criteria import Criteria
 from pdn.archive.selection import SpecError, parse_material, parse_pattern
 from pdn.cli.app import app
+from pdn.cli.output import Format, print_table
 from pdn.read.reader import read_games, read_string
 from pdn.replay import replay_game
 
@@ -74,3 +79,32 @@ def test_prose_with_a_few_move_like_words_holds_no_game(tmp_path: Path) -> None:
     done = CliRunner().invoke(app, ["import", str(path), "--db", f"sqlite:///{tmp_path}/n.db"])
     assert f"{path}: no games found" in done.output
     assert "games added\t0" in done.output
+
+
+def test_csv_keeps_games_without_moves_and_every_tag(tmp_path: Path) -> None:
+    path = tmp_path / "two.pdn"
+    path.write_text(
+        '[GameType "21"]\n[White "Wyllie"]\n[Annotator "A"]\n[Annotator "B"]\n'
+        '[FEN "B:W21,22:B1,2"]\n*\n\n'
+        '[GameType "21"]\n[Black "Martins"]\n1. 11-15 23-19 *\n',
+        encoding="utf-8",
+    )
+    text = "".join(piece for piece, _ in convert_paths([path], "csv", Style()))
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [(r["index"], r["ply"], r["move"]) for r in rows] == [
+        ("1", "0", ""), ("2", "1", "11-15"), ("2", "2", "23-19"),
+    ]  # fmt: skip
+    assert rows[0]["fen"] == "B:W21,22:B1,2" and rows[0]["white"] == "Wyllie"
+    assert json.loads(rows[0]["tags"]) == {
+        "GameType": "21", "White": "Wyllie", "Annotator": ["A", "B"], "FEN": "B:W21,22:B1,2",
+    }  # fmt: skip
+    assert json.loads(rows[1]["tags"]) == {"GameType": "21", "Black": "Martins"}
+
+
+def test_json_writes_64_bit_ids_as_strings(tmp_path: Path) -> None:
+    out = tmp_path / "rows.json"
+    rows = [(5714267946476972096, 61, 2**53 - 1)]
+    print_table(["id", "plies", "largest"], rows, Format.JSON, out)
+    record = json.loads(out.read_text(encoding="utf-8"))
+    # a double holds integers up to 2**53 exactly: the id would come back as ...2000 in JS
+    assert record == {"id": "5714267946476972096", "plies": 61, "largest": 2**53 - 1}
