@@ -122,7 +122,8 @@ RulesOpt = Annotated[
     Rules,
     typer.Option(
         "--rules",
-        help="Draw rules: seed (40 moves, threefold repetition) or official (the federations').",
+        help="Draw rules: common (40 moves, threefold repetition; seed is its old name) or "
+        "official (each federation's, docs/rules.md).",
     ),
 ]
 FenOpt = Annotated[str | None, typer.Option("--fen", help="Start position (FEN); default: start.")]

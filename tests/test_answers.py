@@ -89,7 +89,7 @@ def test_csv_keeps_games_without_moves_and_every_tag(tmp_path: Path) -> None:
         '[GameType "21"]\n[Black "Martins"]\n1. 11-15 23-19 *\n',
         encoding="utf-8",
     )
-    text = "".join(piece for piece, _ in convert_paths([path], "csv", Style()))
+    text = "".join(piece or "" for piece, _ in convert_paths([path], "csv", Style()))
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [(r["index"], r["ply"], r["move"]) for r in rows] == [
         ("1", "0", ""), ("2", "1", "11-15"), ("2", "2", "23-19"),

@@ -3,15 +3,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from pdn.board import Board
+from pdn.cli.app import app
+from pdn.db.connection import open_database
+from pdn.db.report import html_report
+from pdn.db.store import import_paths
 from pdn.read.reader import read_string
-from pdn.replay import replay_game
+from pdn.replay import Replay, replay_game
 from pdn.rules.draw import COMMON, FMJD, RUSSIAN, WCDF, Termination, draw_rules, ending_text
 from pdn.rules.variants import get_variant
+from pdn.web.app import make_app
 
 
 def _plies(text: str) -> list[str]:
@@ -151,7 +160,7 @@ REPEATED = '[GameType "21"]\n[FEN "W:WK28:BK2,3"]\n[Result "{result}"]\n' + (
 )
 
 
-def _replay(text: str, rules: str = "common") -> object:
+def _replay(text: str, rules: str = "common") -> Replay:
     [game] = read_string(text)
     return replay_game(game, rules=rules)
 
@@ -223,3 +232,43 @@ def test_international_endings_agree_with_dame(fen: str) -> None:
         assert ending.label == kind, (seed, theirs.ply)
         agreed += kind != "win"
     assert agreed  # some games of each start ended by a draw rule
+
+
+# -- one vocabulary of endings: CLI, report, page ------------------------------------------------
+
+
+def _asgi_get(app: object, path: str) -> bytes:
+    """The body of GET *path* from an ASGI *app* (no HTTP client needed)."""
+    scope = {
+        "type": "http", "http_version": "1.1", "method": "GET", "path": path, "raw_path":
+        path.encode(), "query_string": b"", "headers": [(b"host", b"localhost")],
+        "scheme": "http", "server": ("localhost", 80), "client": ("127.0.0.1", 1), "root_path": "",
+    }  # fmt: skip
+    body: list[bytes] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, object]) -> None:
+        if message["type"] == "http.response.body":
+            body.append(message.get("body", b""))  # type: ignore[arg-type]
+
+    asyncio.run(app(scope, receive, send))  # type: ignore[operator]
+    return b"".join(body)
+
+
+def test_the_ending_is_said_in_the_same_words_everywhere(tmp_path: Path) -> None:
+    path = tmp_path / "drawn.pdn"
+    path.write_text(REPEATED.format(result="1/2-1/2", rest="1/2-1/2"), encoding="utf-8")
+    words = ending_text("draw-repetition")
+    done = CliRunner().invoke(app, ["replay", str(path)])
+    assert f"ended: draw-repetition at ply 8: {words}" in done.output
+    engine = open_database(str(tmp_path / "drawn.db"))
+    import_paths(engine, [path])
+    page = html_report(engine, "drawn")
+    assert f"<li><b>draw-repetition</b>: {words}</li>" in page
+    info = json.loads(_asgi_get(make_app(engine, "drawn"), "/api/info"))
+    assert info["endings"]["draw-repetition"] == words
+    assert info["endings"]["as-recorded"] == ending_text("as-recorded")
+    assert "undecided" not in json.dumps(info["endings"]) + page + done.output
+    engine.dispose()
