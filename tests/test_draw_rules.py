@@ -234,6 +234,31 @@ def test_international_endings_agree_with_dame(fen: str) -> None:
     assert agreed  # some games of each start ended by a draw rule
 
 
+def test_international_endings_agree_with_dame_on_its_engines_games() -> None:
+    # six games of dame's engine (3,000 nodes a move) after four random plies: where dame says
+    # each game ended (a win, or FMJD's 5-move rule twice), this Board says the same at each ply
+    dame = pytest.importorskip("dame")
+    labels = []
+    for seed in range(6):
+        rng = random.Random(seed)
+        theirs = dame.Board()
+        ours = Board("international", None, "official")
+        engine = dame.Engine(hash_mb=16)
+        while theirs.outcome() is None and theirs.ply < 400:
+            move = (
+                rng.choice(theirs.legal_moves)
+                if theirs.ply < 4
+                else engine.search(theirs, nodes=3000).best_move
+            )
+            theirs.push(move)
+            ours.push(str(move))
+            assert (ours.outcome() is None) == (theirs.outcome() is None), (seed, theirs.ply)
+        ending = ours.outcome()
+        assert ending is not None and ending.ply == theirs.ply
+        labels.append(ending.label)
+    assert "draw-5-moves" in labels and "win" in labels
+
+
 # -- one vocabulary of endings: CLI, report, page ------------------------------------------------
 
 
