@@ -53,8 +53,9 @@ def variant_named(name: str) -> Variant:
 class Rules(StrEnum):
     """Draw rules (pdn.rules.draw.RULE_SETS)."""
 
-    SEED = "seed"
-    OFFICIAL = "official"
+    COMMON = "common"  # the common 40-move and threefold repetition rules
+    OFFICIAL = "official"  # each federation's rules (docs/rules.md)
+    SEED = "seed"  # the common rules' former name
 
 
 Paths = Annotated[
@@ -87,6 +88,32 @@ MaxSizeOpt = Annotated[
 ]
 
 
+def _encoding(value: str | None) -> str | None:
+    """Set the code page of the lines that are not UTF-8 for this run, worker processes
+    included."""
+    import os
+
+    from pdn.read.decoding import ENCODING_VARIABLE, code_page_named
+
+    if value is not None:
+        try:
+            os.environ[ENCODING_VARIABLE] = code_page_named(value)
+        except LookupError as exc:
+            fail(f"--encoding: {exc}")
+    return value
+
+
+EncodingOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--encoding",
+        help="The code page of text that is not UTF-8, e.g. cp1251 (default: found from the "
+        "text of each file among cp1252, cp1251, cp866, koi8-r and cp1250).",
+        callback=_encoding,
+    ),
+]
+
+
 VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="Variant name, e.g. english.")]
 GameVariantOpt = Annotated[
     str | None, typer.Option("--variant", "-v", help="Variant of games without a GameType tag.")
@@ -95,7 +122,8 @@ RulesOpt = Annotated[
     Rules,
     typer.Option(
         "--rules",
-        help="Draw rules: seed (40 moves, threefold repetition) or official (the federations').",
+        help="Draw rules: common (40 moves, threefold repetition; seed is its old name) or "
+        "official (each federation's, docs/rules.md).",
     ),
 ]
 FenOpt = Annotated[str | None, typer.Option("--fen", help="Start position (FEN); default: start.")]

@@ -40,7 +40,7 @@ def engine_command(
     variant: Annotated[
         str, typer.Option("--variant", "-v", help="The variant until the GUI sets one.")
     ] = "international",
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
 ) -> None:
     """Serve the built-in engine over the Hub protocol on standard input and output."""
     import sys
@@ -68,7 +68,7 @@ def analyse_command(
         Path | None, typer.Option("--report", help="Write one JSON object per game here.")
     ] = None,
     variant: GameVariantOpt = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,

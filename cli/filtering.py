@@ -67,7 +67,7 @@ def filter_command(
         str | None,
         typer.Option(help="Replay games without a GameType tag as this variant (import -v)."),
     ] = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,

@@ -25,6 +25,7 @@ from pdn.archive.validate import Summary, validate_paths
 from pdn.cli.common import (
     CandidatesOpt,
     ClusterOpt,
+    EncodingOpt,
     GameVariantOpt,
     MaxSizeOpt,
     OutputOpt,
@@ -60,7 +61,7 @@ def _summary_rows(summary: Summary, candidates: bool) -> Iterator[tuple[str, obj
 def validate(
     paths: Paths,
     variant: GameVariantOpt = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     report: Annotated[
         Path | None, typer.Option("--report", help="Write one JSON object per game here.")
     ] = None,
@@ -68,6 +69,7 @@ def validate(
     cluster: ClusterOpt = None,
     candidates: CandidatesOpt = False,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,
 ) -> None:
     """Replay every game: one line per problem, a summary, exit 1 if any game is invalid."""
     if report:
@@ -105,10 +107,11 @@ def annotate_command(
         ),
     ] = True,
     variant: GameVariantOpt = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,
 ) -> None:
     """Write the games back with comments where something happens; their own comments kept."""
     check_output(output)
@@ -150,10 +153,11 @@ def convert(
         GameTypeForm, typer.Option(help="GameType tag: short (20) or long.")
     ] = GameTypeForm.SHORT,
     variant: GameVariantOpt = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,
     drop_duplicates: Annotated[
         Same | None,
         typer.Option(

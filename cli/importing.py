@@ -10,6 +10,7 @@ from pdn.cli.common import (
     CandidatesOpt,
     ClusterOpt,
     DbOpt,
+    EncodingOpt,
     GameVariantOpt,
     MaxSizeOpt,
     Paths,
@@ -31,11 +32,12 @@ def import_command(
     paths: Paths,
     db: DbOpt = DEFAULT_DB,
     variant: GameVariantOpt = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     candidates: CandidatesOpt = False,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,
 ) -> None:
     """Replay and store every game (invalid ones too); a copy of a stored game is noted, not
     stored again; re-importing adds nothing; resumable. Into PostgreSQL, several workers

@@ -12,6 +12,7 @@ import typer
 from pdn.archive.listing import ListedGame, list_games
 from pdn.cli.common import (
     ClusterOpt,
+    EncodingOpt,
     Format,
     FormatOpt,
     MaxSizeOpt,
@@ -35,6 +36,7 @@ def list_command(
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,
 ) -> None:
     """One row per game, as the files are read; syntax errors, files not read and the count on
     stderr."""

@@ -522,11 +522,22 @@ def json_line(data: Any) -> str:
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+JSON_SAFE_INT = 2**53 - 1  # larger integers lose digits in JavaScript (RFC 8259 §6, I-JSON)
+
+
 def _record(columns: Sequence[str], row: Sequence[object]) -> dict[str, object]:
-    return {
-        c: None if isinstance(v, float) and math.isnan(v) else v
-        for c, v in zip(columns, row, strict=True)
-    }
+    """A row as a JSON object: NaN as null, an integer too large for a double (a 63-bit game
+    id, a position digest) as a string of its digits."""
+    return {c: _json_field(v) for c, v in zip(columns, row, strict=True)}
+
+
+def _json_field(value: object) -> object:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    number = value.item() if hasattr(value, "item") and hasattr(value, "dtype") else value
+    if isinstance(number, int) and not isinstance(number, bool) and abs(number) > JSON_SAFE_INT:
+        return str(number)
+    return value
 
 
 def print_table(

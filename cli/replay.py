@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pdn.cli.common import (
+    EncodingOpt,
     GameVariantOpt,
     MaxSizeOpt,
     Rules,
@@ -29,7 +30,7 @@ from pdn.notation import MoveForm, move_text
 from pdn.read.reader import read_games
 from pdn.render.browser import Browser, main_line, view
 from pdn.render.diagram import svg_diagram
-from pdn.replay import replay_game
+from pdn.replay import ending_line, replay_game
 
 if TYPE_CHECKING:
     from pdn.game import Game
@@ -46,7 +47,7 @@ def replay_command(
         int | None, typer.Option("--ply", "-p", help="Show the position after this ply.")
     ] = None,
     variant: GameVariantOpt = None,
-    rules: RulesOpt = Rules.SEED,
+    rules: RulesOpt = Rules.COMMON,
     flip: Annotated[bool, typer.Option("--flip", help="Black at the bottom.")] = False,
     interactive: Annotated[
         bool,
@@ -59,6 +60,7 @@ def replay_command(
         typer.Option("--svg", help="Write a folder with one SVG diagram per ply and index.html."),
     ] = None,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,
 ) -> None:
     """Show a game: the board after a ply with its square numbers, the side to move, the FEN,
     the marked move list, comments and how it ended."""
@@ -85,10 +87,7 @@ def replay_command(
     else:
         for line in view(chosen, replay, browser, flip, 78):
             say(line)
-        ended = replay.termination
-        if replay.termination_ply is not None:
-            ended += f" at ply {replay.termination_ply}"
-        say(f"ended: {ended}")
+        say(f"ended: {ending_line(replay)}")
         for e in replay.errors:
             say(f"error at ply {e.ply} ({e.move}): {e.reason}")
     raise typer.Exit(0 if replay.valid else 1)

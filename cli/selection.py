@@ -56,8 +56,8 @@ ValidOpt = Annotated[
 ]
 TerminationOpt = Annotated[
     str | None,
-    typer.Option(help="How the game ended: win, draw-40-moves (or the rules'), "
-                 "draw-repetition, undecided."),
+    typer.Option(help="How the game ended: win, draw-repetition, draw-40-moves (or the "
+                 "rules' other draws, see docs/rules.md), as-recorded."),
 ]  # fmt: skip
 MovesOpt = Annotated[
     str | None,
@@ -139,7 +139,7 @@ class Selection:
                 pattern=parse_pattern(self.pattern) if self.pattern else None,
                 aliases=load_aliases(self.aliases),
             )
-            Criteria(**given).reached()  # type: ignore[arg-type]
+            Criteria(**given).check()  # type: ignore[arg-type]
         except (SpecError, ValueError) as exc:
             fail(str(exc))
         return given

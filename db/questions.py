@@ -37,6 +37,7 @@ from pdn.archive.players import Aliases
 from pdn.archive.selection import Pattern
 from pdn.db.schema import NUL_SHOWN, GameRow, PlyRow, SourceFile, at_ply
 from pdn.db.search import least_material, material_games, most_pieces, pattern_games
+from pdn.rules.draw import LABELS, OLD_LABELS, Termination
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
 from pdn.rules.variants import get_variant
@@ -50,13 +51,18 @@ class QuestionError(ValueError):
 
 def position_digest(variant: str, moves: str | None = None, fen: str | None = None) -> int:
     """The digest of the position after *moves* (from *fen* or the start) in *variant*."""
+    return _line_digests(variant, moves, fen)[-1]
+
+
+def _line_digests(variant: str, moves: str | None, fen: str | None) -> list[int]:
+    """The digests of the start (*fen* or the variant's) and of the position after each move."""
     v = get_variant(variant)
     start = parse_fen(fen, v) if fen else Position.start(v)
     try:
         played = play_moves(variant, moves or "", start)
     except OpeningsError as exc:
         raise QuestionError(str(exc)) from None
-    return (played[-1] if played else start).digest()
+    return [p.digest() for p in (start, *played)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +160,7 @@ def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[Colu
     if f.plies_max is not None:
         cond.append(GameRow.plies <= f.plies_max)
     if f.termination:
-        cond.append(GameRow.termination == f.termination)
+        cond.append(GameRow.termination == OLD_LABELS.get(f.termination, f.termination))
     if f.material:
         top = most_pieces(get_variant(f.variant).name if f.variant else None)
         cond.append(GameRow.id.in_(material_games(f.material, f.material_plies, top)))
@@ -247,7 +253,7 @@ def game_texts(engine: Engine, ids: list[int]) -> list[str]:
 
 COUNTS = ["games", "white_wins", "draws", "black_wins", "no_result"]
 SCORES = [*COUNTS, "white_score", "draw_rate"]
-DRAW_KINDS = ["by_moves_rule", "by_repetition", "by_agreement"]
+DRAW_KINDS = ["by_moves_rule", "by_endgame_rule", "by_repetition", "by_agreement"]
 DRAWS = ["games", "draws", "no_result", "draw_rate", *DRAW_KINDS]
 
 
@@ -294,9 +300,11 @@ def explore(
     names: OpeningNames | None = None,
 ) -> pd.DataFrame:
     """The moves played from a position across the database, transpositions included, each
-    game counted once per move, with the name of the position each move leads to (*names*,
-    default the shipped ones)."""
-    h = position_digest(variant, moves, fen)
+    game counted once per move, with the name of the opening each move plays (*names*, default
+    the shipped ones): the name of the position it leads to, else of the deepest named one of
+    the line to it, as `stats openings` names a line."""
+    line = _line_digests(variant, moves, fen)
+    h = line[-1]
     played = (  # each game once per move: a game may pass a position twice
         _result_where(
             select(PlyRow.move, PlyRow.after, PlyRow.game_id, GameRow.winner)
@@ -316,7 +324,7 @@ def explore(
         frame = pd.read_sql(query.group_by(played.c.move), conn, dtype_backend="numpy_nullable")
     frame = frame.astype({c: "int64" for c in COUNTS})
     named = names or OpeningNames.shipped()
-    frame["name"] = [named.name(int(after)) or NAN for after in frame["after"]]
+    frame["name"] = [named.deepest([*line, int(after)]) or NAN for after in frame["after"]]
     return _top(scores(frame), ["move"], top)[["move", *SCORES, "name"]]
 
 
@@ -360,13 +368,19 @@ def opening_stats(
             query = query.where(GameRow.variant == get_variant(variant).name)
     query = _result_where(query, result).having(func.count() >= min_games)
     frame = scores(_with_first_game(engine, query))
-    frame["opening"] = frame["moves"].str.split().str[:plies].str.join(" ")
+    frame["opening"] = [opening_line(m, plies) for m in frame["moves"]]
     found = _opening_names(engine, [int(p) for p in frame["first"]], plies, names)
     frame["name"] = [name or NAN for name in found]
     if ballots:
-        frame["ballot"] = frame["position"].map(ballot)
+        frame["ballot"] = frame["position"].map(OpeningNames.shipped().ballots)
         return _top(frame, ["ballot"], top)[["ballot", "opening", *SCORES, "name"]]
     return _top(frame, ["opening", "variant"], top)[["opening", "variant", *SCORES, "name"]]
+
+
+def opening_line(moves: str, plies: int) -> str:
+    """How every table writes an opening: the first *plies* of a game's stored moves (the
+    replayed main line in PDN 3.0 short form, pdn.archive.identity.main_line)."""
+    return " ".join(moves.split()[:plies])
 
 
 def _opening_names(
@@ -407,16 +421,18 @@ DRAW_GROUPS = ("variant", "year", "event", "opening", "player", "termination")
 def _draw_kinds(
     winner: SQLCoreOperations[str], termination: SQLCoreOperations[str]
 ) -> list[Label[int]]:
-    """Columns counting the draws by the moves rule, by repetition and by agreement."""
+    """Columns counting the draws by the moves rule, by an endgame rule, by repetition and
+    those no rule made (as recorded: agreed or adjudicated), by the labels of pdn.rules.draw."""
     is_draw = winner == "draw"
 
     def draws(cond: ColumnElement[bool]) -> Label[int]:
         return func.sum(case((and_(is_draw, cond), 1), else_=0))  # type: ignore[return-value]
 
     return [
-        draws(termination.like("draw-%-moves")).label("by_moves_rule"),
-        draws(termination == "draw-repetition").label("by_repetition"),
-        draws(termination == "undecided").label("by_agreement"),
+        draws(termination.in_(sorted(LABELS[Termination.MOVES_RULE]))).label("by_moves_rule"),
+        draws(termination.in_(sorted(LABELS[Termination.ENDGAME]))).label("by_endgame_rule"),
+        draws(termination.in_(sorted(LABELS[Termination.REPETITION]))).label("by_repetition"),
+        draws(termination.in_([Termination.RECORDED.value, *OLD_LABELS])).label("by_agreement"),
     ]
 
 
@@ -477,15 +493,19 @@ def result_stats(
             *_draw_kinds(games.c.winner, games.c.termination),
         ).group_by(games.c.variant, games.c.from_start, position)
         frame = _with_first_game(engine, groups)
-        ballot = three_move_ballots()
+        names = OpeningNames.shipped()
         frame["opening"] = [
             "(set up from a position)" if not start
             else "(fewer than 3 plies)" if pd.isna(h)
-            else ballot.get(h) or " ".join(m.split()[:3])
+            else opening_line(m, 3)
             for h, start, m in zip(frame["position"], frame["from_start"], frame["moves"],
                                    strict=True)
         ]  # fmt: skip
-        keys = ["opening", "variant"]
+        frame["name"] = [
+            NAN if pd.isna(h) or not start else names.name(int(h)) or NAN
+            for h, start in zip(frame["position"], frame["from_start"], strict=True)
+        ]
+        keys = ["opening", "variant", "name"]
     else:
         column = games.c[by]
         query = select(

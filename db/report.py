@@ -9,10 +9,11 @@ from sqlalchemy import Engine, func, select
 
 from pdn.archive.openings import OpeningNames
 from pdn.db.questions import draw_stats, opening_stats, result_stats
-from pdn.db.schema import GameRow, PlyRow, at_ply
+from pdn.db.schema import GameRow, PlyRow, SourceFile, at_ply
 from pdn.read.movetext import make_move
 from pdn.render.diagram import svg_diagram
 from pdn.replay import candidates
+from pdn.rules.draw import ending_text
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
 from pdn.rules.variants import get_variant
@@ -27,6 +28,26 @@ def _table(frame: pd.DataFrame, caption: str) -> str:
         for row in frame.itertuples(index=False)
     )
     return f"<table><caption>{escape(caption)}</caption><tr>{head}</tr>{rows}</table>"
+
+
+def _endings(labels: list[str]) -> str:
+    """What each ending of the table above means (the words of the CLI and the page)."""
+    items = "".join(f"<li><b>{escape(t)}</b>: {escape(ending_text(t))}</li>" for t in labels)
+    return f"<ul class='endings'>{items}</ul>" if items else ""
+
+
+def _code_pages(engine: Engine) -> str:
+    """The files whose text is not UTF-8, and the code page each was read in."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(SourceFile.path, SourceFile.encoding)
+            .where(SourceFile.encoding.not_in(["utf-8", "utf-8-sig"]))
+            .order_by(SourceFile.path)
+        ).all()
+    if not rows:
+        return "<p>Every file was read as UTF-8.</p>"
+    frame = pd.DataFrame(rows, columns=["file", "read as"])
+    return _table(frame, "Files not in UTF-8, and the code page each was read in")
 
 
 def bar_chart(labels: list[str], values: list[float], title: str, unit: str = "%") -> str:
@@ -102,6 +123,8 @@ def html_report(engine: Engine, title: str, names: OpeningNames | None = None) -
         "draughts Black moves first and 1-0 is a Black win).</p>",
         _table(variants, "Games per variant, by result"),
         _table(terminations, "How games ended, and how the draws came about"),
+        _endings(list(terminations["termination"].dropna())),
+        _code_pages(engine),
         bar_chart(
             [str(y) for y in years["year"]],
             [float(r) for r in years["draw_rate"]],

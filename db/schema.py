@@ -25,8 +25,9 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 3  # 2: game ids from the game hash, games.place; 3: a game is its record,
-# material and boards tables (no release between the two changes, so one version)
+SCHEMA_VERSION = 4  # 2: game ids from the game hash, games.place; 3: a game is its record,
+# material and boards tables (no release between the two changes, so one version); 4: games'
+# termination says how the game really ended (a draw played past is no longer its ending)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_INDEX_PLIES = 12  # positions after the first plies are indexed by ply, for openings
 

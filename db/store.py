@@ -259,7 +259,7 @@ def import_paths(
     engine: Engine,
     paths: Iterable[str | Path],
     variant: str | None = None,
-    rules: str = "seed",
+    rules: str = "common",
     workers: int | Runner = 1,
     progress: Progress | None = None,
     batch: int = BATCH,

@@ -9,14 +9,22 @@ if TYPE_CHECKING:
     from pdn.board import (
         AmbiguousMoveError,
         Board,
-        Ending,
         IllegalMoveError,
         InvalidMoveError,
         MoveTextError,
-        Termination,
     )
-    from pdn.game import Game, GameWarning, MoveNode, Outcome, PdnSyntaxError, SetupNode, Tags
+    from pdn.game import (
+        DeclaredResult,
+        Game,
+        GameWarning,
+        MoveNode,
+        Outcome,
+        PdnSyntaxError,
+        SetupNode,
+        Tags,
+    )
     from pdn.read.reader import read_file, read_games, read_string
+    from pdn.rules.draw import Ending, Termination
     from pdn.rules.fen import FenError, parse_fen, to_fen
     from pdn.rules.geometry import Color
     from pdn.rules.move import Move
@@ -29,10 +37,11 @@ _HOMES = {
     "Color": "pdn.rules.geometry",
     "FenError": "pdn.rules.fen", "parse_fen": "pdn.rules.fen", "to_fen": "pdn.rules.fen",
     "Game": "pdn.game", "GameWarning": "pdn.game", "MoveNode": "pdn.game", "Outcome": "pdn.game",
+    "DeclaredResult": "pdn.game",
     "PdnSyntaxError": "pdn.game", "SetupNode": "pdn.game", "Tags": "pdn.game",
-    "AmbiguousMoveError": "pdn.board", "Board": "pdn.board", "Ending": "pdn.board",
+    "AmbiguousMoveError": "pdn.board", "Board": "pdn.board", "Ending": "pdn.rules.draw",
     "IllegalMoveError": "pdn.board", "InvalidMoveError": "pdn.board",
-    "MoveTextError": "pdn.board", "Termination": "pdn.board",
+    "MoveTextError": "pdn.board", "Termination": "pdn.rules.draw",
     "Move": "pdn.rules.move", "Position": "pdn.rules.position", "perft": "pdn.rules.position",
     "read_file": "pdn.read.reader", "read_games": "pdn.read.reader",
     "read_string": "pdn.read.reader",
@@ -58,6 +67,7 @@ __all__ = [
     "AmbiguousMoveError",
     "Board",
     "Color",
+    "DeclaredResult",
     "Ending",
     "FenError",
     "Game",

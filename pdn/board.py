@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 
 from pdn.game import MoveNode
 from pdn.notation import MoveForm, legal_texts, move_text, written_moves
 from pdn.read.movetext import make_move
 from pdn.render.textboard import text_board
-from pdn.rules.draw import SEED, DrawRules, QuietReset, draw_rules
+from pdn.rules.draw import COMMON, DrawRule, DrawRules, Ending, QuietReset, Termination, draw_rules
 from pdn.rules.fen import parse_fen, to_fen
 from pdn.rules.geometry import WHITE, Color, SquareError
 from pdn.rules.position import Duplicates, Move, Position, core
@@ -78,24 +76,6 @@ class AmbiguousMoveError(MoveTextError):
         self.moves = moves
 
 
-class Termination(StrEnum):
-    """Why a game is over."""
-
-    WIN = "win"  # the side to move has no legal move: it lost
-    MOVES_RULE = "moves-rule"  # so many moves without a capture (and, per the rules, more)
-    REPETITION = "repetition"  # the same position, same side to move, for the n-th time
-
-
-@dataclass(frozen=True, slots=True)
-class Ending:
-    """How and when a game ended."""
-
-    termination: Termination
-    winner: Color | None  # None for a draw
-    ply: int  # the number of plies played when it ended
-    label: str  # as reports name it: "win", "draw-40-moves" (the rule's count), "draw-repetition"
-
-
 # A move pushed, with what push() changed as it was before it (pop() puts it back): the move,
 # the position, quiet plies, idle king moves per side, the first ending; and the key the move
 # added to the repetitions
@@ -107,11 +87,12 @@ class Board:
     repetitions, Frisian idle king moves, and the first draw by rule.
 
     *variant* is a Variant or a name; *fen* the start (the variant's initial position when None);
-    *rules* a DrawRules or the name of a set (``seed``: 40 moves and threefold repetition;
+    *rules* a DrawRules or the name of a set (``common``: 40 moves and threefold repetition;
     ``official``: the federation's, see pdn.rules.draw).
     """
 
     __slots__ = (
+        "_eg",
         "_ended",
         "_history",
         "_king_runs",
@@ -127,13 +108,13 @@ class Board:
     )
 
     def __init__(
-        self, variant: Variant | str, fen: str | None = None, rules: DrawRules | str = SEED
+        self, variant: Variant | str, fen: str | None = None, rules: DrawRules | str = COMMON
     ) -> None:
         v = get_variant(variant) if isinstance(variant, str) else variant
         self._reset(Position.start(v) if fen is None else parse_fen(fen, v), rules)
 
     @classmethod
-    def from_position(cls, position: Position, rules: DrawRules | str = SEED) -> Board:
+    def from_position(cls, position: Position, rules: DrawRules | str = COMMON) -> Board:
         """A board that starts from *position*."""
         board = cls.__new__(cls)
         board._reset(position, rules)
@@ -144,9 +125,11 @@ class Board:
         if isinstance(rules, str):
             rules = draw_rules(rules, self.variant)
         self.rules: DrawRules = rules
-        self._man_resets = rules.reset is QuietReset.CAPTURE_OR_MAN_MOVE
-        self._quiet_limit = 2 * rules.quiet_moves  # plies
-        self._repetitions = rules.repetitions
+        quiet, repetition = rules.moves_rule, rules.repetition
+        self._man_resets = quiet is not None and quiet.reset is QuietReset.CAPTURE_OR_MAN_MOVE
+        self._quiet_limit = 2 * quiet.moves if quiet else _NEVER  # plies
+        self._repetitions = repetition.repetitions if repetition else _NEVER
+        self._eg = _Endgame.of(rules.endgame, position) if rules.endgame else None
         self.position: Position = position
         self.quiet = 0  # plies counted towards the moves rule
         self._stack: list[_State] = []
@@ -201,6 +184,7 @@ class Board:
         board._king_runs = self._king_runs
         board._limit = self._limit
         board._ended = self._ended
+        board._eg = self._eg.copy() if self._eg else None
         return board
 
     def __repr__(self) -> str:
@@ -359,9 +343,9 @@ class Board:
 
     def _draw(self, seen: int, ply: int) -> Ending:
         """The draw reached at *ply* by a position seen *seen* times, or by the moves rule."""
-        if seen >= self._repetitions:
-            return Ending(Termination.REPETITION, None, ply, "draw-repetition")
-        return Ending(Termination.MOVES_RULE, None, ply, self.rules.termination)
+        rule = self.rules.repetition if seen >= self._repetitions else self.rules.moves_rule
+        assert rule is not None
+        return Ending(rule.kind, None, ply, rule.label, rule)
 
     def pop(self) -> Move:
         """Take back the last move pushed and return it; IndexError when there is none."""
@@ -375,6 +359,8 @@ class Board:
         self.quiet = quiet
         self._king_runs = runs
         self._ended = ended
+        if self._eg:
+            self._eg.cut(len(self._stack))
         return move
 
     def peek(self) -> Move:
@@ -385,8 +371,14 @@ class Board:
 
     @property
     def draw(self) -> Ending | None:
-        """The first draw by rule the moves pushed reached (the game may have gone on after it)."""
-        return self._ended
+        """The first draw by rule the moves pushed reached (the game may have gone on after it;
+        whether the rule ended the game by itself or a player could claim it: Ending.rule)."""
+        ended = self._ended
+        if self._eg is not None:
+            found = self._eg.scan(self._stack, self.position)
+            if found is not None and (ended is None or found.ply < ended.ply):
+                return found
+        return ended
 
     def is_repetition(self, count: int = 3) -> bool:
         """Whether the current position (same side to move) has stood on the board *count* times."""
@@ -399,14 +391,101 @@ class Board:
         )
 
     def outcome(self) -> Ending | None:
-        """How the game ended: the first draw by rule reached (the moves rule or repetition of
-        the rules), else a win when the side to move has no legal move; None while it goes on."""
-        if self._ended is not None:
-            return self._ended
+        """How the game ended: the first draw by rule reached (the moves rule, repetition or an
+        endgame rule), else a win when the side to move has no legal move; None while it goes
+        on."""
+        ended = self.draw
+        if ended is not None:
+            return ended
         if self.has_legal_moves():
             return None
         winner = Color.of(self.position.turn).other
         return Ending(Termination.WIN, winner, self.ply, "win")
+
+
+_NEVER = 1 << 40  # the count of a rule the set does not have
+
+# One change of the material: the ply, the material (white men, white kings, black men, black
+# kings), whether a lone king stands on the main diagonal, the side to move there, and the ply
+# and side to move where that material began
+_Mark = tuple[int, tuple[int, int, int, int], bool, int, int, int]
+
+
+class _Endgame:
+    """The counts of the endgame rules, found from the positions of the board as they are asked
+    for (the first endgame draw is looked for only when Board.draw is read)."""
+
+    __slots__ = ("diagonal", "found", "marks", "most", "rules", "scanned")
+
+    def __init__(self, rules: tuple[DrawRule, ...], diagonal: int, most: int) -> None:
+        self.rules = rules
+        self.diagonal = diagonal  # the main diagonal's squares, when a rule needs them
+        self.most = most  # no rule counts with more pieces on the board
+        self.marks: list[_Mark] = []
+        self.scanned = -1  # the last ply looked at
+        self.found: Ending | None = None
+
+    @classmethod
+    def of(cls, rules: tuple[DrawRule, ...], position: Position) -> _Endgame:
+        """The counts of *rules* on a board of *position*'s variant."""
+        diagonal = 0
+        if any(r.main_diagonal for r in rules):
+            names = position.geometry._names
+            for i, file in enumerate("abcdefgh"):
+                square = names.get(f"{file}{i + 1}")
+                diagonal |= 1 << square if square is not None else 0
+        most = max(
+            r.pieces[1] if r.both_kings else 1 + max(m + k for m, k in r.strong) for r in rules
+        )
+        return cls(rules, diagonal, most)
+
+    def copy(self) -> _Endgame:
+        twin = _Endgame(self.rules, self.diagonal, self.most)
+        twin.marks, twin.scanned, twin.found = self.marks.copy(), self.scanned, self.found
+        return twin
+
+    def cut(self, ply: int) -> None:
+        """Forget what was found after *ply*."""
+        if self.scanned > ply:
+            self.scanned = ply
+            while self.marks and self.marks[-1][0] > ply:
+                self.marks.pop()
+            if self.found is not None and self.found.ply > ply:
+                self.found = None
+
+    def scan(self, stack: list[_State], position: Position) -> Ending | None:
+        """The first endgame draw up to the last ply of *stack* (*position* after it)."""
+        n = len(stack)
+        marks = self.marks
+        while self.scanned < n and self.found is None:
+            ply = self.scanned = self.scanned + 1
+            pos = stack[ply][1] if ply < n else position
+            material = (
+                pos.white_men.bit_count(),
+                pos.white_kings.bit_count(),
+                pos.black_men.bit_count(),
+                pos.black_kings.bit_count(),
+            )
+            lone = pos.black_kings if material[2:] == (0, 1) else 0
+            lone |= pos.white_kings if material[:2] == (0, 1) else 0
+            diagonal = bool(lone & self.diagonal)
+            last = marks[-1] if marks else None
+            if last is None or last[1] != material or last[2] != diagonal:
+                began, turn = (
+                    (last[3], last[4]) if last and last[1] == material else (ply, pos.turn)
+                )
+                last = (ply, material, diagonal, began, turn, pos.turn)
+                marks.append(last)
+            if sum(material) > self.most:
+                continue
+            for rule in self.rules:
+                if not rule.applies(material) or (rule.main_diagonal and not diagonal):
+                    continue
+                start, turn = (last[0], last[5]) if rule.main_diagonal else (last[3], last[4])
+                if rule.deadline(start, material, turn) <= ply:
+                    self.found = Ending(Termination.ENDGAME, None, ply, rule.label, rule)
+                    break
+        return self.found
 
 
 def _man_moves(before: Position, move: Move) -> bool:

@@ -112,13 +112,17 @@ class Tags:
         return [(t.name, t.value) for t in self._items]
 
 
-class Outcome(StrEnum):
-    """What a result means, whatever way it was written."""
+class DeclaredResult(StrEnum):
+    """What a game's declared result means, whatever way it was written (how the rules ended
+    the game is a pdn.rules.draw.Ending)."""
 
     FIRST = "first"  # the player who moves first at the start of the variant won
     SECOND = "second"
     DRAW = "draw"
     UNKNOWN = "unknown"
+
+
+Outcome = DeclaredResult  # the former name (public in pdn)
 
 
 _YEAR = re.compile(r"(1[5-9]\d\d|20\d\d)")
@@ -127,22 +131,24 @@ _SECOND_WINS = {"0-1", "0-2", "0:1", "0:2"}
 _DRAWS = {"1/2-1/2", "1-1", "1/2:1/2", "½-½", "0.5-0.5", "1:1"}
 
 
-def outcome(result: str | None) -> Outcome:
+def outcome(result: str | None) -> DeclaredResult:
     """The meaning of a result string (first-player-first convention, spec/pdn.md §7)."""
     if result is None:
-        return Outcome.UNKNOWN
+        return DeclaredResult.UNKNOWN
     r = result.strip().replace(" ", "")
     if r in _FIRST_WINS:
-        return Outcome.FIRST
+        return DeclaredResult.FIRST
     if r in _SECOND_WINS:
-        return Outcome.SECOND
+        return DeclaredResult.SECOND
     if r in _DRAWS:
-        return Outcome.DRAW
+        return DeclaredResult.DRAW
     m = re.fullmatch(r"(\d+)-(\d+)", r)  # Delft scoring such as 4-6
     if m and int(m.group(1)) + int(m.group(2)) > 2:
         a, b = int(m.group(1)), int(m.group(2))
-        return Outcome.FIRST if a > b else Outcome.SECOND if b > a else Outcome.DRAW
-    return Outcome.UNKNOWN
+        if a == b:
+            return DeclaredResult.DRAW
+        return DeclaredResult.FIRST if a > b else DeclaredResult.SECOND
+    return DeclaredResult.UNKNOWN
 
 
 @dataclass(slots=True)
@@ -357,8 +363,8 @@ class Game:
         return tag.strip() if tag is not None else None
 
     @property
-    def outcome(self) -> Outcome:
-        """What the result means: first player won, second player won, draw, unknown."""
+    def outcome(self) -> DeclaredResult:
+        """What the declared result means: first player won, second player won, draw, unknown."""
         return outcome(self.result)
 
     def winner(self, first: str) -> str | None:
@@ -366,7 +372,7 @@ class Game:
         first in the variant: results are read first-player-first (spec/pdn.md §7), so 1-0 in an
         English file is a Black win."""
         second = "W" if first == "B" else "B"
-        side = {Outcome.FIRST: first, Outcome.SECOND: second}.get(self.outcome)
+        side = {DeclaredResult.FIRST: first, DeclaredResult.SECOND: second}.get(self.outcome)
         return {"W": "white", "B": "black"}.get(side or "")
 
     @property

@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 from pdn.board import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
-from pdn.game import Game, GameWarning, MoveNode, Node, Outcome, SetupNode, located
+from pdn.game import DeclaredResult, Game, GameWarning, MoveNode, Node, SetupNode, located
 from pdn.notation import MoveForm, move_text, written_moves
 from pdn.read.movetext import plain_moves
-from pdn.rules.draw import SEED, DrawRules, draw_rules
+from pdn.rules.draw import COMMON, DrawRules, Ending, Termination, draw_rules, ending_text
 from pdn.rules.fen import FenError, parse_fen
 from pdn.rules.geometry import BLACK, WHITE, Color
 from pdn.rules.position import Move, Position
@@ -71,12 +72,18 @@ class Replay:
     variant: Variant
     variant_source: str  # "gametype", "option" or "notation"
     candidates: list[str] = field(default_factory=list)  # other variants it fits (when asked)
-    rules: DrawRules = SEED
+    rules: DrawRules = COMMON
     moves: list[Move] = field(default_factory=list)  # the main line as replayed
     _nodes: list[MoveNode] | None = field(default_factory=list)  # None: the game's main line
     plies: int = 0
-    termination: str = "undecided"  # win, draw-40-moves (or other), draw-repetition, undecided
+    # How the game really ended (pdn.rules.draw.Termination): a draw by rule where the written
+    # moves end there or the rule ended the game by itself (and the result does not say a win),
+    # else "win" when the side to move has no legal move, else "as-recorded"
+    termination: str = Termination.RECORDED.value
     termination_ply: int | None = None
+    ending: Ending | None = None  # the ending termination names (None: as recorded)
+    rules_ending: Ending | None = None  # where the rules end the game, whatever the moves do
+    draw: Ending | None = None  # the first draw by rule the moves reached (claimed or not)
     errors: list[MoveError] = field(default_factory=list)
     warnings: list[GameWarning] = field(default_factory=list)
     final: Position | None = None  # the last position, when the main line replayed to its end
@@ -113,6 +120,12 @@ def _squares(nodes: Sequence[Node], out: set[str]) -> set[str]:
 def candidate_variants(game: Game, moves: list[Sequence[str]] | None = None) -> list[str]:
     """Variants the notation allows, most likely first (spec/pdn.md §3.3); *moves*: the squares
     of every move of the game, when known (see pdn.read.movetext.plain_moves)."""
+    return _candidates(game, moves)[0]
+
+
+def _candidates(game: Game, moves: list[Sequence[str]] | None) -> tuple[list[str], str | None]:
+    """candidate_variants(), and what put the first one first when something did: Italian tag
+    names, or a country's name in Event, Site or the file's name."""
     squares = _squares(game.body, set()) if moves is None else set().union(*moves)
     digits = set(filter(str.isdigit, squares))
     fen = game.fen or ""
@@ -129,14 +142,16 @@ def candidate_variants(game: Game, moves: list[Sequence[str]] | None = None) -> 
             names = list(NUMERIC_CANDIDATES)
         else:  # no squares at all: any variant
             names = [*NUMERIC_CANDIDATES, *ALGEBRAIC_CANDIDATES[2:], "canadian"]
-    if any(t.name.lower() in _ITALIAN_TAGS for t in game.tags):
+    if any(t.name.lower() in _ITALIAN_TAGS for t in game.tags) and "italian" in names:
         names.sort(key=lambda n: n != "italian")
-    text = f"{game.event or ''} {game.site or ''}"
-    for pattern, name in _HINTS if _ANY_HINT.search(text) else ():
-        if name in names and pattern.search(text):
-            names.sort(key=lambda n, want=name: n != want)  # type: ignore[misc]
-            break
-    return names
+        return names, "its Italian tag names"
+    for text, where in ((f"{game.event or ''} {game.site or ''}", "its Event or Site"),
+                        (PurePath(game.source.file).name, "the file's name")):  # fmt: skip
+        for pattern, name in _HINTS if _ANY_HINT.search(text) else ():
+            if name in names and pattern.search(text):
+                names.sort(key=lambda n, want=name: n != want)  # type: ignore[misc]
+                return names, where
+    return names, None
 
 
 def candidates(pos: Position, squares: list[str]) -> list[Move]:
@@ -198,8 +213,6 @@ class _Line:
             for alt in variations:
                 self._variation(before, board, alt, ply, node)
             ply += 1
-        if main:
-            _played_after_end(replay, board)
         return True
 
     def _join_parts(
@@ -279,19 +292,20 @@ class _Line:
         return (working or exc.moves)[0]
 
 
-def _played_after_end(replay: Replay, board: Board) -> None:
-    """Warn of main-line moves played after a draw by rule ended the game."""
-    ended = board.draw
-    if ended is not None and ended.ply < board.ply:
-        first = replay.nodes[ended.ply]
-        replay.warnings.append(
-            located(
-                first.line,
-                None,
-                f"{board.ply - ended.ply} moves played after the game ended "
-                f"({ended.label} at ply {ended.ply}), from {first.raw or first.text}",
-            )
-        )
+def _played_past(replay: Replay, board: Board, draw: Ending) -> None:
+    """Warn of main-line moves played after a draw by rule: the rule, its ply, and, when the
+    rule ends the game by itself, a declared win that contradicts it."""
+    rule = draw.rule
+    first = replay.nodes[draw.ply]
+    after = f"the game goes on {board.ply - draw.ply} plies, from {first.raw or first.text}"
+    if rule is not None and not rule.ends_game:
+        text = f"{draw.text()} could be claimed at ply {draw.ply} ({rule.source}); {after}"
+    else:
+        source = f" ({rule.source})" if rule else ""
+        text = f"{draw.text()} at ply {draw.ply}{source} ended the game; {after}"
+        if replay.game.outcome in (DeclaredResult.FIRST, DeclaredResult.SECOND):
+            text += f"; the result {replay.game.result} says it was won"
+    replay.warnings.append(located(first.line, None, text))
 
 
 def _replays(board: Board, nodes: Sequence[Node]) -> bool:
@@ -353,7 +367,7 @@ def replay_as(
     game: Game,
     variant: Variant,
     source: str = "option",
-    rules: DrawRules = SEED,
+    rules: DrawRules = COMMON,
     moves: list[Sequence[str]] | None = None,
 ) -> Replay:
     """Replay *game* under *variant* (*moves*: see pdn.read.movetext.plain_moves: when each means
@@ -368,7 +382,6 @@ def replay_as(
     board = Board.from_position(start, rules)
     if moves is not None and board.push_written(moves) == len(moves):
         replay._nodes = None
-        _played_after_end(replay, board)
         completed = True
     else:
         if moves is not None:
@@ -378,33 +391,55 @@ def replay_as(
     replay.moves = board.move_stack
     replay.plies = board.ply
     replay.positions = board.positions()
-    ended = board.draw
     if completed:
         replay.final = board.position
-        stuck = not board.has_legal_moves()
-        if ended is None and board.ply and stuck:
-            ended = board.outcome()
-        if stuck:
-            _check_result(replay, board)
-    if ended is not None:
-        replay.termination, replay.termination_ply = ended.label, ended.ply
+    _end(replay, board, completed)
     return replay
+
+
+def _end(replay: Replay, board: Board, completed: bool) -> None:
+    """Where the rules end the game, where its written moves end, and how it really ended."""
+    draw = replay.draw = board.draw
+    last = board.ply
+    won = replay.game.outcome in (DeclaredResult.FIRST, DeclaredResult.SECOND)
+    stuck = completed and not board.has_legal_moves()
+    win = Ending(Termination.WIN, board.turn.other, last, Termination.WIN.value) if stuck else None
+    by_itself = draw is not None and (draw.rule is None or draw.rule.ends_game)
+    replay.rules_ending = draw if by_itself else win
+    if draw is not None and draw.ply < last:
+        _played_past(replay, board, draw)
+    if draw is not None and not won and (by_itself or draw.ply == last):
+        replay.ending = draw
+    elif win is not None and last:
+        replay.ending = win
+    if stuck and (replay.ending is None or replay.ending.termination is Termination.WIN):
+        _check_result(replay, board)
+    if replay.ending is not None:
+        replay.termination, replay.termination_ply = replay.ending.label, replay.ending.ply
+
+
+def ending_line(replay: Replay) -> str:
+    """How the game ended, in the words of the CLI, the report and the page."""
+    ending = replay.ending
+    if ending is None:
+        return f"{ending_text(Termination.RECORDED)} ({replay.game.result or 'no result'})"
+    return f"{ending.label} at ply {ending.ply}: {ending.text()}"
 
 
 def _check_result(replay: Replay, board: Board) -> None:
     """Compare the declared result with the final position, where the side to move has no move."""
     outcome = replay.game.outcome
-    if outcome is Outcome.UNKNOWN:
+    if outcome is DeclaredResult.UNKNOWN:
         return
     loser = board.turn
     first = Color.of(replay.variant.first)
-    winner_declared = {Outcome.FIRST: first, Outcome.SECOND: first.other}.get(outcome)
+    winner_declared = {DeclaredResult.FIRST: first, DeclaredResult.SECOND: first.other}.get(outcome)
     side = Color.of(loser)
     result = replay.game.result or ""
     if winner_declared == loser:
         hint = " (the file may follow the White-first result convention)" if first == BLACK else ""
         reason = f"result {result} says {side} won, but {side} has no legal move{hint}"
-    elif outcome is Outcome.DRAW:
+    elif outcome is DeclaredResult.DRAW:
         reason = f"result {result} is a draw, but {side} has no legal move and lost"
     else:
         return
@@ -419,7 +454,7 @@ def _check_result(replay: Replay, board: Board) -> None:
 def replay_game(
     game: Game,
     variant: Variant | None = None,
-    rules: str = "seed",
+    rules: str = "common",
     prefer: str | None = None,
     candidates: bool = False,
 ) -> Replay:
@@ -442,7 +477,7 @@ def replay_game(
         return run(declared, "gametype")
     if variant is not None:
         return run(variant, "option")
-    names = candidate_variants(game, moves)
+    names, evidence = _candidates(game, moves)
     order = [prefer, *(n for n in names if n != prefer)] if prefer in names else names
     tried: dict[str, Replay] = {}
     chosen = None
@@ -453,11 +488,24 @@ def replay_game(
             break
     if chosen is None:
         return max(tried.values(), key=_progress)  # the first that got furthest
+    if not chosen.plies and len(names) > 1 and chosen.variant.name != prefer and not evidence:
+        chosen.warnings.append(_guessed(game, chosen.variant.name, names))
     if candidates:
         others = [n for n in names if n != chosen.variant.name]
         fits = (tried.get(n) or run(VARIANTS[n], "notation") for n in others)
         chosen.candidates = [r.variant.name for r in fits if not r.errors]
     return chosen
+
+
+def _guessed(game: Game, name: str, names: list[str]) -> GameWarning:
+    """The warning that the variant of a game without moves was guessed."""
+    others = ", ".join(n for n in names if n != name)
+    return located(
+        game.source.line,
+        None,
+        f"variant guessed: read as {name}, but the game has no moves and its position fits "
+        f"{others} as well; say which with a GameType tag or --variant",
+    )
 
 
 def _progress(replay: Replay) -> tuple[int, int]:

@@ -12,10 +12,9 @@ from collections.abc import Sequence
 import pytest
 
 from pdn import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError
-from pdn.board import Ending, Termination
 from pdn.notation import MoveForm, move_text
 from pdn.render.textboard import text_board
-from pdn.rules.draw import DrawRules, QuietReset
+from pdn.rules.draw import DrawRules, Ending, QuietReset, Termination, simple_rules
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import WHITE, Color
 from pdn.rules.position import CORES, use_core
@@ -139,7 +138,7 @@ def test_threefold_repetition_and_italian_fourfold() -> None:
 def test_moves_rule_counts_and_what_restarts_it() -> None:
     # two moves each without a capture or a crowning: drawn at ply 4 (the start has come back
     # only twice then)
-    rules = DrawRules("two", 2, QuietReset.CAPTURE_OR_PROMOTION, 3)
+    rules = simple_rules("two", 2, QuietReset.CAPTURE_OR_PROMOTION, 3)
     board = Board("english", "W:WK28:BK2", rules=rules)
     for move in ["28-32", "2-7", "32-28", "7-2"]:
         board.push(move)
@@ -171,7 +170,7 @@ def test_push_written_records_what_push_records(core_name: str) -> None:
     shuffles: list[tuple[str, str, DrawRules | str, list[str], int | None]] = [
         ("english", "W:WK28:BK2", "seed", ["28-32", "2-7", "32-28", "7-2"] * 3, 8),
         ("italian", "W:WK30:BK3", "official", ["30-26", "3-6", "26-30", "6-3"] * 4, 12),
-        ("english", "W:WK28:BK2", DrawRules("two", 2, QuietReset.CAPTURE_OR_PROMOTION, 3),
+        ("english", "W:WK28:BK2", simple_rules("two", 2, QuietReset.CAPTURE_OR_PROMOTION, 3),
          ["28-32", "2-7", "32-28", "7-2", "28-32"], 4),
         ("english", "W:W25,K28:BK2", "official", ["28-32", "2-7", "25-21"], None),
         ("english", "B:W18:B14", "seed", ["14x23"], None),

@@ -45,6 +45,7 @@ OPTIONS: list[tuple[list[str], int]] = [
     (["--plies-max", "2"], 3),
     (["--invalid"], 2),
     (["--valid"], 7),
+    (["--termination", "as-recorded"], 9),
     (["--termination", "undecided"], 9),
     (["-v", "english", "--moves", "11-15 23-19"], 2),
     (["-v", "international", "--fen", "W:W47,48,49,K46:BK1"], 1),

@@ -66,7 +66,7 @@ CASES: list[tuple[Criteria, list[int]]] = [
     (Criteria(plies_min=3, plies_max=4), [1, 3, 4]),
     (Criteria(valid=True), [1, 2, 4, 5, 6, 7, 9]),
     (Criteria(valid=False), [3, 8]),
-    (Criteria(termination="undecided"), [1, 2, 3, 4, 5, 6, 7, 8, 9]),
+    (Criteria(termination="as-recorded"), [1, 2, 3, 4, 5, 6, 7, 8, 9]),
     (Criteria(termination="win"), []),
     (Criteria(variant="english", moves="11-15"), [1, 2, 3]),
     (Criteria(variant="english", moves="1. 11-15 23-19 2. 8-11"), [2, 3]),

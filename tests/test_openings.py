@@ -72,5 +72,17 @@ def test_names_in_the_statistics(tmp_path: Path) -> None:
     after = explore(engine, "english", moves="11-15 22-18").set_index("move")["name"]
     assert after.to_dict() == {"15x22": "ballot 120"}
     assert explore(engine, "english", names=names).set_index("move")["name"].isna().all()
+    # past the ballot, explore names a move's line as `stats openings` does (it named only
+    # the position a move leads to, so none of these)
+    deeper = explore(engine, "english", moves="11-15 23-19 8-11").set_index("move")["name"]
+    assert (
+        deeper.to_dict()
+        == {"22-17": "ballot 126"}
+        == {
+            str(line).split()[-1]: name
+            for line, name in shipped.items()
+            if str(line).startswith("11-15 23-19")
+        }
+    )
     assert "Test name" in html_report(engine, "hand", names)
     engine.dispose()

@@ -57,14 +57,17 @@ def test_moves_after_the_end_are_reported() -> None:
     r = replay(_forty_move_game("28-32"))  # White's king stands on h2 (28) after ply 80
     assert r.valid and r.plies == 81
     assert (r.termination, r.termination_ply) == ("draw-40-moves", 80)
-    assert any("1 moves played after the game ended (draw-40-moves at ply 80)" in w.message
-               for w in r.warnings)  # fmt: skip
+    [warning] = [w for w in r.warnings if "ended the game" in w.message]
+    assert warning.message == (
+        "draw by the 40-move rule at ply 80 (spec/rules.md §2 (the site's rules)) ended the game; "
+        "the game goes on 1 plies, from 28-32"
+    )
 
 
 def test_official_rules_count_only_king_moves() -> None:
     # WCDF: a man move restarts the count; the last man move is ply 73
     r = replay(_forty_move_game(), rules="official")
-    assert r.valid and r.termination == "undecided"
+    assert r.valid and r.termination == "as-recorded"
     assert draw_rules("official", get_variant("international")).quiet_moves == 25
 
 
@@ -86,9 +89,10 @@ def test_win_by_taking_the_last_piece_and_the_result_check() -> None:
     assert draw.errors[0].reason == "result 1/2-1/2 is a draw, but White has no legal move and lost"
 
 
-def test_undecided() -> None:
+def test_no_rule_ended_it_as_recorded() -> None:
     r = replay('[GameType "21"]\n1. 11-15 23-19 *')
-    assert r.valid and (r.termination, r.termination_ply) == ("undecided", None)
+    assert r.valid and (r.termination, r.termination_ply) == ("as-recorded", None)
+    assert r.ending is None and r.rules_ending is None
 
 
 # --- errors ------------------------------------------------------------------------------------

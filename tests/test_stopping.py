@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -158,6 +159,14 @@ def test_workers_die_with_their_parent(
     assert time.monotonic() - killed < 1.0
 
 
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "api/info", timeout=1):
+            return True
+    except OSError:
+        return False
+
+
 def test_sigterm_of_serve_files_removes_its_temporary_database(
     archive: tuple[Path, int], tmp_path: Path, cleanup: list[subprocess.Popen[str]]
 ) -> None:
@@ -173,7 +182,11 @@ def test_sigterm_of_serve_files_removes_its_temporary_database(
     samples = Path(__file__).resolve().parents[1] / "samples"
     proc = started("serve", str(samples), "--port", "0", env={"TMPDIR": str(tmp)})
     cleanup.append(proc)
-    assert proc.stdout is not None and "Ctrl-C stops" in proc.stdout.readline()  # serving
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert "Ctrl-C stops" in line  # serving, once the server answers (its own SIGTERM handler)
+    url = line.split(" at ", 1)[1].split()[0]
+    wait_for(lambda: _answers(url))
     took, err = stopped_within(proc, signal.SIGTERM)
     assert proc.returncode == 0 and "Traceback" not in err
     assert list(tmp.iterdir()) == [] and in_group(proc.pid) == []

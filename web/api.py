@@ -28,7 +28,7 @@ from pdn.read.movetext import make_move
 from pdn.read.reader import read_string
 from pdn.render.diagram import svg_diagram
 from pdn.replay import candidates, replay_game
-from pdn.rules.draw import RULE_SETS
+from pdn.rules.draw import ALIASES, RULE_SETS
 from pdn.rules.fen import parse_fen, to_fen
 from pdn.rules.geometry import SquareError
 from pdn.rules.position import Move, Position
@@ -125,7 +125,7 @@ def game(engine: Engine, game_id: int) -> dict[str, Any]:
     pdn_game = parsed[0]
     replay = None
     if pdn_game.syntax_error is None and stored.variant:
-        rules = stored.rules if stored.rules in RULE_SETS else "seed"
+        rules = stored.rules if stored.rules in (*RULE_SETS, *ALIASES) else "common"
         replay = replay_game(pdn_game, get_variant(stored.variant), rules)
     tree = game_tree(pdn_game, replay)
     located = {(n.line, n.column): n.id for n in tree.nodes}

@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pdn.db.connection import database_error, trouble
 from pdn.db.questions import GameFilter, QuestionError
 from pdn.db.schema import GameRow
+from pdn.rules.draw import endings
 from pdn.rules.fen import FenError
 from pdn.rules.variants import UnknownVariantError
 from pdn.web import api
@@ -144,7 +145,13 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         total = sum(n for _, n in rows)
         names = api.variants()
         return JSONResponse(
-            {"title": title, "games": total, "variants": counts, "all_variants": names}
+            {
+                "title": title,
+                "games": total,
+                "variants": counts,
+                "all_variants": names,
+                "endings": endings(),
+            }
         )
 
     def game_filter(p: Params) -> GameFilter:

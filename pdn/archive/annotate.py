@@ -40,7 +40,7 @@ def annotate(game: Game, replay: Replay, notes: Notes) -> Game:
                 added.append(f"takes {len(move.captured)} pieces")
             if move.crowns:
                 added.append("crowns")
-            if replay.termination_ply == ply and replay.termination != "undecided":
+            if replay.ending is not None and replay.ending.ply == ply:
                 added.append(f"game ends: {replay.termination}")
             if ply == len(replay.moves) and not replay.errors:
                 added.append(f"final position {to_fen(after)}")
@@ -78,7 +78,7 @@ def annotate_paths(
     paths: Iterable[str | Path],
     notes: Notes,
     variant: str | None = None,
-    rules: str = "seed",
+    rules: str = "common",
     workers: int | Runner = 1,
     progress: Progress | None = None,
     on_problem: OnProblem | None = None,

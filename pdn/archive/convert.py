@@ -175,23 +175,32 @@ def game_json(game: Game, replay: Replay) -> dict[str, Any]:
 
 CSV_COLUMNS = [
     "file", "index", "white", "black", "event", "date", "result", "variant",
-    "ply", "move", "path", "captured", "crowns", "fen",
+    "ply", "move", "path", "captured", "crowns", "fen", "tags",
 ]  # fmt: skip
 
 
 def game_csv_rows(game: Game, replay: Replay) -> Iterator[dict[str, Any]]:
-    """One row per move of the main line."""
+    """One row per move of the main line, the position after it in ``fen``; a game without
+    moves is one row of ply 0 with its start position. ``tags`` holds every tag of the game as
+    a JSON object (the columns before it repeat the common ones)."""
     data = game_json(game, replay)
+    game_columns = {
+        "file": data["file"],
+        "index": data["index"],
+        "white": game.white or "",
+        "black": game.black or "",
+        "event": game.event or "",
+        "date": game.date or "",
+        "result": game.result or "",
+        "variant": data["variant"],
+        "tags": json.dumps(_every_tag(game), ensure_ascii=False),
+    }
+    if not data["moves"]:
+        empty = {"move": "", "path": "", "captured": "", "crowns": ""}
+        yield {**game_columns, "ply": 0, **empty, "fen": data["start_fen"] or ""}
     for m in data["moves"]:
         yield {
-            "file": data["file"],
-            "index": data["index"],
-            "white": game.white or "",
-            "black": game.black or "",
-            "event": game.event or "",
-            "date": game.date or "",
-            "result": game.result or "",
-            "variant": data["variant"],
+            **game_columns,
             "ply": m["ply"],
             "move": m["text"],
             "path": "-".join(m["path"]),
@@ -199,6 +208,19 @@ def game_csv_rows(game: Game, replay: Replay) -> Iterator[dict[str, Any]]:
             "crowns": m["crowns"],
             "fen": m["fen"],
         }
+
+
+def _every_tag(game: Game) -> dict[str, str | list[str]]:
+    """The tags of *game* in file order, a name given more than once with the list of its
+    values."""
+    out: dict[str, str | list[str]] = {}
+    for name, value in game.tags.items():
+        seen = out.get(name)
+        if seen is None:
+            out[name] = value
+        else:
+            out[name] = [*([seen] if isinstance(seen, str) else seen), value]
+    return out
 
 
 def csv_text(rows: Iterable[dict[str, Any]], header: bool) -> str:
@@ -268,7 +290,7 @@ def convert_paths(
     to: str = "pdn",
     style: Style | None = None,
     variant: str | None = None,
-    rules: str = "seed",
+    rules: str = "common",
     workers: int | Runner = 1,
     progress: Progress | None = None,
     on_problem: OnProblem | None = None,

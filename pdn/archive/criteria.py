@@ -18,11 +18,12 @@ from functools import cache
 from pdn.archive.openings import play_moves
 from pdn.archive.players import Aliases
 from pdn.archive.selection import Material, Pattern, has_material, material_runs, reaches_pattern
-from pdn.game import Game, Outcome
+from pdn.game import DeclaredResult, Game
 from pdn.replay import Replay
+from pdn.rules.draw import OLD_LABELS, Termination
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
-from pdn.rules.variants import get_variant
+from pdn.rules.variants import VARIANTS, get_variant
 
 RESULT_WORDS = ("white", "black", "draw", "unknown", "first", "second")
 
@@ -34,9 +35,9 @@ def winner(game: Game, variant: str | None) -> str:
     declared = game.declared_variant
     first = get_variant(variant).first if variant else declared.first if declared else "W"
     outcome = game.outcome
-    if outcome in (Outcome.DRAW, Outcome.UNKNOWN):
+    if outcome in (DeclaredResult.DRAW, DeclaredResult.UNKNOWN):
         return outcome.value
-    return game.winner(first) or Outcome.UNKNOWN.value
+    return game.winner(first) or DeclaredResult.UNKNOWN.value
 
 
 def result_matches(game: Game, variant: str | None, result: str) -> bool:
@@ -91,7 +92,7 @@ class Criteria:
     plies_min: int | None = None  # main-line plies replayed
     plies_max: int | None = None
     valid: bool | None = None
-    termination: str | None = None  # win, draw-40-moves, draw-repetition, undecided, ...
+    termination: str | None = None  # a label of pdn.rules.draw: win, draw-40-moves, as-recorded...
     material: Material | None = None
     material_plies: int = 1
     pattern: Pattern | None = None
@@ -115,6 +116,17 @@ class Criteria:
         if not self.variant:
             raise ValueError("--moves and --fen need --variant")
         return reached(self.variant, self.moves, self.fen)
+
+    def check(self) -> None:
+        """Raise ValueError (SpecError) for criteria no game can meet as written: --moves or
+        --fen that cannot be played, a pattern square or a material count the variant does
+        not have."""
+        self.reached()
+        variant = get_variant(self.variant) if self.variant else None
+        if self.pattern is not None:
+            self.pattern.check(variant, VARIANTS.values())
+        if self.material is not None and variant is not None:
+            self.material.check(variant)
 
     def players(self, game: Game) -> tuple[str | None, str | None]:
         """White and Black as the alias file names them."""
@@ -161,8 +173,8 @@ class Criteria:
             return False
         if self.valid is not None and (replay is not None and replay.valid) != self.valid:
             return False
-        termination = replay.termination if replay else "undecided"
-        if self.termination and termination != self.termination:
+        termination = replay.termination if replay else Termination.RECORDED.value
+        if self.termination and termination != OLD_LABELS.get(self.termination, self.termination):
             return False
         positions = replay.positions if replay else []
         wanted = self.reached()

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from pdn.rules.geometry import BLACK, WHITE, SquareError, geometry
+from pdn.rules.geometry import BLACK, WHITE, Geometry, SquareError, geometry
 from pdn.rules.position import Counts, Position, core
 from pdn.rules.variants import Variant
 
@@ -89,6 +89,20 @@ class Material:
             and bm in self.black_men
             and bk in self.black_kings
         )
+
+    def check(self, variant: Variant) -> None:
+        """Raise SpecError when a side is asked for more pieces than it has at the start of
+        *variant* (a spec no game can meet is a usage error, not "no games")."""
+        most = variant.men_rows * variant.width // (1 if variant.orthogonal else 2)
+        for letter, men, kings in (
+            ("W", self.white_men, self.white_kings),
+            ("B", self.black_men, self.black_kings),
+        ):
+            if men.low + kings.low > most:
+                raise SpecError(
+                    f"the material {self}: {letter} would need {men.low + kings.low} pieces, "
+                    f"and a side has {most} in {variant.name}"
+                )
 
     @property
     def counts(self) -> tuple[Count, Count, Count, Count]:
@@ -199,6 +213,18 @@ class Pattern:
         """The pattern on *variant*'s board (None when a square is not on it)."""
         return _compile(self, variant)
 
+    def check(self, variant: Variant | None, variants: Iterable[Variant] = ()) -> None:
+        """Raise SpecError for a square not on *variant*'s board, or, without a variant, for a
+        pattern that fits none of *variants*' boards (a usage error, not "no games")."""
+        if variant is None:
+            if any(_squares_on(self, geometry(v)) is None for v in variants):
+                return
+            raise SpecError(f"the pattern {self.text!r} fits the board of no variant")
+        off = _squares_on(self, geometry(variant))
+        if off is not None:
+            raise SpecError(f"the pattern {self.text!r}: square {off} is not on the "
+                            f"{variant.name} board")  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True)
 class Masks:
@@ -276,6 +302,16 @@ def parse_pattern(text: str) -> Pattern:
 
 
 @cache
+def _squares_on(pattern: Pattern, g: Geometry) -> str | None:
+    """The first square of *pattern* that board *g* does not have (None: it has them all)."""
+    for _, _, square in pattern.items:
+        try:
+            g.parse_square(square)
+        except SquareError:
+            return square
+    return None
+
+
 def _compile(pattern: Pattern, variant: Variant) -> Masks | None:
     g = geometry(variant)
     masks = dict.fromkeys(

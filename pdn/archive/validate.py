@@ -12,6 +12,7 @@ from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import Game, GameWarning
 from pdn.replay import MoveError, Replay
+from pdn.rules.draw import Termination
 from pdn.rules.geometry import WHITE
 
 
@@ -34,6 +35,7 @@ class GameReport:
     candidates: list[str] = field(default_factory=list)  # other variants it fits, when asked
     syntax_error: str | None = None
     ply_offset: int = 0  # 0 when the first player makes ply 1, else 1 (to number moves)
+    encoding: str = "utf-8"  # how the game's text was decoded: utf-8, a UTF-16 form, a code page
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready fields."""
@@ -67,8 +69,10 @@ def report_game(game: Game, replay: Replay | None) -> GameReport:
     src = game.source
     if replay is None:
         return GameReport(
-            src.file, src.index + 1, src.line, None, None, False, 0, game.result, "undecided",
+            src.file, src.index + 1, src.line, None, None, False, 0, game.result,
+            Termination.RECORDED.value,
             None, syntax_error=str(game.syntax_error), warnings=list(game.warnings),
+            encoding=src.encoding,
         )  # fmt: skip
     first_is_white = replay.variant.first == "W"
     start_turn = replay.positions[0].turn if replay.positions else WHITE
@@ -88,6 +92,7 @@ def report_game(game: Game, replay: Replay | None) -> GameReport:
         warnings=list(game.warnings) + replay.warnings,
         candidates=replay.candidates,
         ply_offset=offset,
+        encoding=src.encoding,
     )
 
 
@@ -105,7 +110,7 @@ def _error(e: MoveError) -> dict[str, Any]:
 
 
 def validate_file(
-    path: str | Path, variant: str | None = None, rules: str = "seed", candidates: bool = False
+    path: str | Path, variant: str | None = None, rules: str = "common", candidates: bool = False
 ) -> list[GameReport]:
     """Reports for every game of one file (*candidates*: see :func:`validate_paths`)."""
     return list(validate_paths([path], variant, rules, candidates=candidates))
@@ -114,7 +119,7 @@ def validate_file(
 def validate_paths(
     paths: Iterable[str | Path],
     variant: str | None = None,
-    rules: str = "seed",
+    rules: str = "common",
     workers: int | Runner = 1,
     progress: Progress | None = None,
     candidates: bool = False,

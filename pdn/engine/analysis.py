@@ -356,7 +356,7 @@ def analyse_paths(
     engine: str,
     limit: Limit,
     variant: str | None = None,
-    rules: str = "seed",
+    rules: str = "common",
     workers: int | Runner = 1,
     progress: Progress | None = None,
     on_problem: OnProblem | None = None,

@@ -37,6 +37,9 @@ except ImportError:  # no C compiler at install: the pure-Python twin searches
     _kernel = None  # type: ignore[assignment]
 
 
+_NEVER = 1 << 30  # the count of a draw rule the set does not have (fits the C search's int)
+
+
 def _kernel_tables(geo: Geometry) -> tuple[object, ...]:
     return tables(geo.variant).as_kernel()
 
@@ -53,10 +56,11 @@ def settings(board: Board) -> Settings:
         if move.captured or not move.by_king:
             break
         reversible += 1
+    repetition, quiet = rules.repetition, rules.moves_rule
     return Settings(
-        rules.repetitions,
-        2 * rules.quiet_moves,
-        rules.reset is QuietReset.CAPTURE_OR_MAN_MOVE,
+        repetition.repetitions if repetition else _NEVER,
+        2 * quiet.moves if quiet else _NEVER,
+        quiet is not None and quiet.reset is QuietReset.CAPTURE_OR_MAN_MOVE,
         board.variant.frisian_orthogonal_captures,
         board.quiet,
         reversible,

@@ -31,12 +31,12 @@ from pdn.engine.hub import (
     score_text,
 )
 from pdn.engine.types import Engine, Limit
+from pdn.rules.draw import ALIASES, RULE_SETS
 from pdn.rules.variants import VARIANTS, Variant
 
 DEFAULT_LIMIT = Limit(time=1.0)  # before any "level"
 INFINITE = 86_400.0  # seconds: "level infinite" searches until "stop"
 MOVES_TO_GO = 30  # moves the remaining time is spread over when "level time=" tells no count
-RULE_SETS = ("seed", "official")
 
 _BY_HUB_NAME = {HUB_NAMES.get(name, name): v for name, v in VARIANTS.items()}
 
@@ -70,7 +70,7 @@ class HubServer:
 
     out: TextIO
     variant: Variant
-    rules: str = "seed"
+    rules: str = "common"
     make_engine: Callable[[], Engine] = BuiltinEngine
     board: Board | None = None
     limit: Limit = DEFAULT_LIMIT
@@ -134,7 +134,7 @@ class HubServer:
                 raise ValueError(f"no variant {value!r}")
             self.variant = _BY_HUB_NAME[value]
         elif name == "rules":
-            if value not in RULE_SETS:
+            if value not in RULE_SETS and value not in ALIASES:
                 raise ValueError(f"no rules {value!r}")
             self.rules = value
 
@@ -194,7 +194,7 @@ def serve(
     stdin: TextIO,
     stdout: TextIO,
     variant: Variant,
-    rules: str = "seed",
+    rules: str = "common",
     make_engine: Callable[[], Engine] = BuiltinEngine,
 ) -> None:
     """Answer Hub lines from *stdin* on *stdout* until ``quit`` or the end of the input."""

@@ -1,9 +1,11 @@
-"""Decoding a chunk's lines (UTF-8, else cp1252 line by line with the bad lines named), and
-telling what a stream holds (a UTF-16 BOM, UTF-8, or not UTF-8)."""
+"""Decoding a chunk's lines (UTF-8, else the file's code page line by line with the bad lines
+named), finding that code page from the text, and telling what a stream holds (a UTF-16 BOM,
+UTF-8, or not UTF-8)."""
 
 from __future__ import annotations
 
 import codecs
+import os
 from typing import BinaryIO
 
 from pdn.read.lines import BLOCK, sniff
@@ -20,12 +22,70 @@ def _latin1_rest(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error("pdn-latin1", _latin1_rest)
 
 
-def decode_lines(lines: list[bytes]) -> tuple[str, list[tuple[int, int]]]:
-    """The text of a chunk's lines, and the (row, first bad byte) of each line that is not UTF-8:
-    such a line is read as cp1252 (the lines are decoded one by one only then)."""
+# The code pages draughts archives are written in, when not in UTF-8: Western and Central
+# European Windows, Cyrillic Windows, DOS and KOI8-R
+CODE_PAGES = ("cp1252", "cp1251", "cp866", "koi8_r", "cp1250")
+
+
+ENCODING_VARIABLE = "PDN_ENCODING"  # the code page the reading commands' --encoding sets
+
+
+def code_page_named(name: str) -> str:
+    """The codec name of the code page *name* (``KOI8-R`` -> ``koi8-r``); LookupError for an
+    unknown one or one that is not a single-byte code page of text."""
+    info = codecs.lookup(name)
+    if info.name.startswith(("utf", "ascii")) or not _single_byte(info.name):
+        raise LookupError(f"{name!r} is not a code page (choose e.g. {', '.join(CODE_PAGES)})")
+    return info.name
+
+
+def _single_byte(name: str) -> bool:
+    """Whether the codec *name* maps every byte to one character."""
+    try:
+        return len(bytes(range(256)).decode(name, "replace")) == 256
+    except (LookupError, TypeError):
+        return False
+
+
+def forced_code_page() -> str | None:
+    """The code page --encoding set for this run (ENCODING_VARIABLE), if any."""
+    value = os.environ.get(ENCODING_VARIABLE)
+    return code_page_named(value) if value else None
+
+
+def guess_code_page(data: bytes) -> str:
+    """The code page of CODE_PAGES that *data* (text that is not UTF-8) is written in:
+    charset-normalizer tells the script (Cyrillic pages apart); between the Western and the
+    Central European page, whose letters it cannot tell apart in a few names, the one that
+    reads more of the bytes as letters (cp1252 when they read as many)."""
+    from charset_normalizer import from_bytes  # imported when a file needs it (it is slow)
+
+    best = from_bytes(data, cp_isolation=list(CODE_PAGES)).best()
+    if best is None or best.encoding not in CODE_PAGES:
+        return "cp1252"
+    if best.encoding in _LATIN:
+        return max(_LATIN, key=lambda page: _letters(data, page))
+    return best.encoding
+
+
+_LATIN = ("cp1252", "cp1250")  # the first wins a tie
+
+
+def _letters(data: bytes, page: str) -> int:
+    """How many of the bytes above ASCII read as letters in *page*."""
+    text = data.decode(page, "pdn-latin1" if page == "cp1252" else "replace")
+    return sum(1 for c in text if c > "\x7f" and c.isalpha())
+
+
+def decode_lines(
+    lines: list[bytes], code_page: str | None = None
+) -> tuple[str, list[tuple[int, int]], str | None]:
+    """The text of a chunk's lines, the (row, first bad byte) of each line that is not UTF-8,
+    and the code page such lines are read in: *code_page*, else the one guess_code_page finds
+    in them (the lines are decoded one by one only then)."""
     data = b"\n".join(lines)
     try:
-        return data.decode("utf-8"), []
+        return data.decode("utf-8"), [], code_page
     except UnicodeDecodeError:
         pass
     texts, bad = [], []
@@ -33,14 +93,21 @@ def decode_lines(lines: list[bytes]) -> tuple[str, list[tuple[int, int]]]:
         try:
             texts.append(line.decode("utf-8"))
         except UnicodeDecodeError as exc:
-            texts.append(line.decode("cp1252", "pdn-latin1"))
+            texts.append("")
             bad.append((row, line[exc.start]))
-    return "\n".join(texts), bad
+    if code_page is None:
+        code_page = guess_code_page(b"\n".join(lines[row] for row, _ in bad))
+    errors = "pdn-latin1" if code_page == "cp1252" else "replace"
+    for row, _ in bad:
+        texts[row] = lines[row].decode(code_page, errors)
+    return "\n".join(texts), bad, code_page
 
 
 def detect_encoding(fh: BinaryIO) -> str:
     """What a seekable binary stream holds from where it stands: 'utf-16-le' or 'utf-16-be'
-    (BOM), 'utf-8-sig', 'utf-8', or 'cp1252' when some of it is not UTF-8 (read per game)."""
+    (BOM), 'utf-8-sig', 'utf-8', or the code page of the text that is not UTF-8 (--encoding's,
+    else the one guess_code_page finds in the lines of the first block that are not UTF-8;
+    the reader decodes each game so)."""
     start = fh.tell()
     head = fh.read(BLOCK)
     family = sniff(head)
@@ -57,6 +124,17 @@ def detect_encoding(fh: BinaryIO) -> str:
         decoder.decode(b"", final=True)
         encoding = "utf-8-sig" if bom else "utf-8"
     except UnicodeDecodeError:
-        encoding = "cp1252"
+        encoding = forced_code_page() or guess_code_page(b"\n".join(_not_utf8(data)))
     fh.seek(start)
     return encoding
+
+
+def _not_utf8(data: bytes) -> list[bytes]:
+    """The lines of *data* that are not UTF-8 (a line cut at either end of the block counts)."""
+    out = []
+    for line in data.split(b"\n"):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            out.append(line)
+    return out

@@ -3,9 +3,9 @@
 CR, LF and CRLF all end a line; each line comes with the byte offset where it starts in the file.
 A UTF-8 BOM is dropped; a file with a UTF-16 BOM is decoded and its lines handed on as UTF-8 (the
 offsets stay those of the file). Bytes are not decoded otherwise: the reader decodes each game on
-its own (UTF-8, else cp1252). A line longer than the size limit is never held: its bytes are
-passed over and only its size is handed on. Lines are handed on in batches (a block's lines), so
-that the reader can match a run of them at once.
+its own (UTF-8, else the file's code page). A line longer than the size limit is never held: its
+bytes are passed over and only its size is handed on. Lines are handed on in batches (a block's
+lines), so that the reader can match a run of them at once.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ _CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")  # not tab, line ends, 
 
 def sniff(head: bytes) -> str:
     """The encoding family of a file from its first bytes: 'utf-16-le', 'utf-16-be' (BOM),
-    'binary' (many control bytes: not a text file) or 'bytes' (UTF-8, cp1252: decoded per game)."""
+    'binary' (many control bytes: not a text file) or 'bytes' (UTF-8 or a code page: decoded
+    per game)."""
     if head.startswith(codecs.BOM_UTF16_LE):
         return "utf-16-le"
     if head.startswith(codecs.BOM_UTF16_BE):

@@ -46,6 +46,7 @@ from pdn.read.tokens import (
 )
 
 MAX_DEPTH = 50  # variations nested deeper are a syntax error of their game (the corpus: 4)
+PROSE_PLIES = 2  # a tagless "game" that breaks before its second move is prose, not a game
 
 _BEFORE_MOVES = ["a tag", "a move", "a comment", "a result"]
 _IN_GAME = ["a move", "a comment", "a variation", "a result"]
@@ -110,9 +111,12 @@ class _Ended:
 class GameReader:
     """Cuts the chunks of one file into games: the one reading loop."""
 
-    def __init__(self, name: str, family: str, headers_only: bool, limit: int) -> None:
+    def __init__(
+        self, name: str, family: str, headers_only: bool, limit: int, code_page: str | None = None
+    ) -> None:
         self.name = name
         self.family = family  # 'bytes' or a UTF-16 form
+        self.code_page = code_page  # of the lines that are not UTF-8: found once per file
         self.headers_only = headers_only
         self.limit = limit
         self.index = 0  # games so far
@@ -124,7 +128,7 @@ class GameReader:
         """The games and the runs of outside text of one chunk, in order."""
         if chunk.too_large:
             return [_Segment(self._too_large(chunk))]
-        text, self.bad_lines = decode_lines(chunk.lines)
+        text, self.bad_lines, self.code_page = decode_lines(chunk.lines, self.code_page)
         self.text = GameText(text, chunk.line)
         self.chunk = chunk
         self.encoding = "utf-8" if self.family == "bytes" else self.family
@@ -370,8 +374,9 @@ class GameReader:
         )
         if drop_last:
             cur.plies -= 1
-        if not len(game.tags) and not cur.has_move and game.syntax_error is None:
-            self.index -= 1  # neither a tag nor a move: not a game
+        prose = not len(game.tags) and game.syntax_error is not None and _few_moves(cur.items)
+        if (not len(game.tags) and not cur.has_move and game.syntax_error is None) or prose:
+            self.index -= 1  # neither a tag nor a move, or prose with a move-like word: not a game
             if self.outside < 0:
                 self.outside = cur.start
             self.outside_end = max(self.outside_end, cur.end)
@@ -396,8 +401,8 @@ class GameReader:
         """Note a game whose rows *first* to *last* hold a line that is not UTF-8."""
         for row, byte in self.bad_lines:
             if first <= row <= last:
-                game.source.encoding = "cp1252"
-                message = f"not UTF-8 (byte 0x{byte:02X}): this game read as cp1252"
+                game.source.encoding = page = self.code_page or "cp1252"
+                message = f"not UTF-8 (byte 0x{byte:02X}): this game read as {page}"
                 game.warnings.insert(0, located(self.chunk.line + row, None, message))
                 return
 
@@ -407,7 +412,7 @@ class GameReader:
         source = Source(self.name, self.index, chunk.line, offset, encoding)
         self.index += 1
         game = Game(source=source)
-        text, _ = decode_lines(chunk.lines)
+        text, _, self.code_page = decode_lines(chunk.lines, self.code_page)
         for m in TAG_RE.finditer(text):
             pair = parse_tag(m.group())
             if pair:
@@ -500,3 +505,14 @@ def _result_as_last_move(game: Game, cur: _Building) -> bool:
         game.terminator = result.strip()
         return True
     return False
+
+
+def _few_moves(items: list[Item]) -> bool:
+    """Whether *items* (a game's main line) hold fewer than PROSE_PLIES moves."""
+    n = 0
+    for kind, token, _ in items:
+        if kind in RUN_KINDS:
+            n += moves_in_run(kind, str(token))
+            if n >= PROSE_PLIES:
+                return False
+    return True

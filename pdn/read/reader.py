@@ -10,7 +10,8 @@ games, their indexes, lines and offsets never differ between them.
   a blank line and a tag line starts a new chunk. A broken game never costs the games after it,
   and a chunk larger than the size limit is reported as one game too large and passed over.
 - Each chunk is decoded on its own (pdn/read/decoding.py): UTF-8, or, line by line where it is
-  not, cp1252 with a warning on the game (pdn/read/lines.py reads UTF-16).
+  not, the file's code page (found once from the text, or --encoding's) with a warning on the
+  game (pdn/read/lines.py reads UTF-16).
 - Its tokens (pdn/read/tokens.py) are cut into games (pdn/read/parser.py): a game starts at a tag
   pair written ``[Name "value"]``, or at a move from a square that begins a line (or follows the
   previous game's end); it ends at its result or "*", at the next tag section or at the end of
@@ -40,6 +41,7 @@ from pdn.game import (
     located,
 )
 from pdn.read.chunks import TAG_RE, game_chunks
+from pdn.read.decoding import forced_code_page
 from pdn.read.files import STDIN, FileProblem, pdn_files, shown_name
 from pdn.read.lines import BLOCK, Batch, binary_lines, sniff, string_lines, text_lines
 from pdn.read.parser import GameReader
@@ -208,7 +210,7 @@ def _read(
     try:
         if opened.family == "binary":
             return
-        reader = GameReader(opened.name, opened.family, headers_only, limit)
+        reader = GameReader(opened.name, opened.family, headers_only, limit, forced_code_page())
         reader.index = span.index if span else 0
         held: list[Game] = []  # games not yet yielded: text after them may still be theirs
         loose: list[GameWarning] = []  # warnings of outside text before the first game

@@ -39,14 +39,9 @@ function showMessage(text) {
 }
 
 const RESULT_WORDS = { first: "1st player wins", second: "2nd player wins", draw: "draw" };
-const TERMINATIONS = {
-  win: "the side to move has no legal move: the game is won",
-  "draw-repetition": "draw by repetition of the position",
-  undecided: "",
-};
-
+// How an ending is said: the words of pdn.rules.draw.ending_text, as /api/info sends them
 function terminationText(name) {
-  if (name in TERMINATIONS) return TERMINATIONS[name];
+  if (info && info.endings && name in info.endings) return info.endings[name];
   const moves = /^draw-(\d+)-moves$/.exec(name);
   return moves ? `draw by the ${moves[1]}-move rule` : name;
 }
@@ -349,7 +344,7 @@ function renderGameHead() {
     el("p", {},
       el("strong", {}, g.result || "no result"), ` · ${g.variant || "variant unknown"} · ${g.plies} plies · `,
       el("span", { class: g.valid ? "badge ok" : "badge bad" }, g.valid ? "valid" : "invalid"),
-      g.termination !== "undecided" ? ` · ${terminationText(g.termination)} at ply ${g.termination_ply}` : ""),
+      g.termination_ply != null ? ` · ${terminationText(g.termination)} at ply ${g.termination_ply}` : ""),
     el("p", { class: "note" }, `${g.file}, game ${g.index}, line ${g.line}`),
     g.errors.length
       ? el("ul", { class: "errors" },
