@@ -5,10 +5,10 @@ three choose the same move at equal depth.
 The positions: ply 20 of the first 50 games of international/migo-wk2003.pdn that last 30
 plies. Each engine searches each position afresh to DEPTH (our C search; dame-rs, PyPI
 ``dame-rs``, imported as ``dame``, a new Engine with a 64 MB table each time; py-draughts, PyPI
-``py-draughts``, imported as ``draughts``, its TurboEngine), the other libraries in their own
-venvs (see _env.py), in one run. A node is what each engine counts as one (not the same unit:
-compare times to depth as well as rates). The Python twin runs to PY_DEPTH on the first
-PY_POSITIONS positions.
+``py-draughts``, imported as ``draughts``, its TurboEngine, to PD_DEPTH), the other libraries in
+their own venvs (see _env.py), in one run. A node is what each engine counts as one (not
+the same unit: compare times to depth as well as rates). The Python twin runs to PY_DEPTH on
+the first PY_POSITIONS positions.
 
 Usage: python benchmarks/engine.py [DEPTH]
 """
@@ -34,6 +34,7 @@ POSITIONS = 50
 PLY = 20
 PY_DEPTH = 6
 PY_POSITIONS = 10
+PD_DEPTH = 8  # py-draughts, pure Python: depth 10 on the 50 positions takes over 15 minutes
 
 DAME = """
 import json, time
@@ -109,25 +110,28 @@ def main() -> None:
     mine = ours(fens, depth, True)
     head = f"FENS = {fens!r}\nDEPTH = {depth}\n"
     dame: Any = other_library("dame-rs", head + DAME) or []
-    theirs: Any = other_library("py-draughts", head + PY_DRAUGHTS) or []
+    mine_pd = ours(fens, PD_DEPTH, True)
+    pd_head = f"FENS = {fens!r}\nDEPTH = {PD_DEPTH}\n"
+    theirs: Any = other_library("py-draughts", pd_head + PY_DRAUGHTS, timeout=3600) or []
     python = ours(fens[:PY_POSITIONS], PY_DEPTH, False)
     python_c = ours(fens[:PY_POSITIONS], PY_DEPTH, True)
     summary(f"pdn builtin, C, d{depth}", mine)
     if dame:
         summary(f"dame-rs Engine.search, d{depth}", dame)
+    summary(f"pdn builtin, C, d{PD_DEPTH}", mine_pd)
     if theirs:
-        summary(f"py-draughts TurboEngine, d{depth}", theirs)
+        summary(f"py-draughts TurboEngine, d{PD_DEPTH}", theirs)
     summary(f"pdn builtin, Python, d{PY_DEPTH}", python)
     summary(f"pdn builtin, C, d{PY_DEPTH}", python_c)
     same_twin = sum(a[0] == b[0] for a, b in zip(python, python_c, strict=True))
     print(f"C and Python twins, same move at d{PY_DEPTH}: {same_twin}/{len(python)}")
-    for name, rows in (("dame-rs", dame), ("py-draughts", theirs)):
+    for name, rows, at, mine_at in (
+        ("dame-rs", dame, depth, mine),
+        ("py-draughts", theirs, PD_DEPTH, mine_pd),
+    ):
         if rows:
-            same = sum(ends(str(r[0])) == ends(m[0]) for r, m in zip(rows, mine, strict=True))
-            print(f"same best move as {name} at d{depth}: {same}/{len(rows)}")
-    if dame and theirs:
-        same = sum(ends(str(a[0])) == ends(str(b[0])) for a, b in zip(dame, theirs, strict=True))
-        print(f"dame-rs and py-draughts agree at d{depth}: {same}/{len(dame)}")
+            same = sum(ends(str(r[0])) == ends(m[0]) for r, m in zip(rows, mine_at, strict=True))
+            print(f"same best move as {name} at d{at}: {same}/{len(rows)}")
 
 
 if __name__ == "__main__":

@@ -3,10 +3,11 @@ at a fixed time a move, from balanced openings, each played with both colours.
 
 The openings: the first distinct positions after OPENING_PLIES plies of the games of
 international/migo-wk2003.pdn (openings masters played). Each game runs under the official
-rules (FMJD: 25 moves with only kings moving and nothing taken, threefold repetition) until it
-ends or reaches MAX_PLIES (then drawn). dame-rs also applies FMJD's endgame rules (16 and 5
-moves in some endings with kings), which pdn.rules.draw does not yet: where it then gives no
-move, the game counts as drawn. A win scores 1, a draw 0.5.
+rules (FMJD: the 25-move rule, threefold repetition, and the 16- and 5-move endgame rules, as
+pdn.rules.draw and dame-rs both apply them) until it ends or reaches MAX_PLIES (then drawn).
+Where dame-rs gives no move or a stale one with at most ENDGAME_PIECES pieces left (its own
+endgame draw reached first), the game counts as drawn; any other failure of the Hub engine
+leaves the game out of the count. A win scores 1, a draw 0.5.
 
 Usage: python benchmarks/match.py [GAMES] [SECONDS_A_MOVE] [COMMAND]
        (defaults: 100 games, 0.1 s, "dame hub"; COMMAND must speak Hub)
@@ -31,6 +32,7 @@ from pdn.rules.variants import get_variant
 
 OPENING_PLIES = 6
 MAX_PLIES = 300
+ENDGAME_PIECES = 4  # where dame-rs's endgame draw rules may end a game
 
 
 def openings(count: int) -> list[Board]:
@@ -53,16 +55,19 @@ def openings(count: int) -> list[Board]:
     return boards
 
 
-def play(start: Board, white: Engine, black: Engine, limit: Limit) -> float:
-    """White's score in one game from *start*: 1, 0.5 or 0."""
+def play(start: Board, white: Engine, black: Engine, limit: Limit) -> float | None:
+    """White's score in one game from *start*: 1, 0.5 or 0; None when an engine failed."""
     board = start.copy()
     while board.outcome() is None and board.ply < MAX_PLIES:
         engine = white if board.turn is Color.WHITE else black
         try:
             move = engine.play(board, limit)
-        except EngineError as exc:  # dame-rs gives no move once its own draw rules end the game
-            print(f"  drawn by adjudication at ply {board.ply}: {exc}")
-            return 0.5
+        except EngineError as exc:
+            if board.position.occupied.bit_count() <= ENDGAME_PIECES:  # dame-rs's draw rules
+                print(f"  drawn by adjudication at ply {board.ply}: {exc}")
+                return 0.5
+            print(f"  not counted: at ply {board.ply} of {board.fen()}: {exc}")
+            return None
         board.push(move)
     ending = board.outcome()
     if ending is None or ending.winner is None:
@@ -84,18 +89,21 @@ def main() -> None:
     command = dame_command(sys.argv[3] if len(sys.argv) > 3 else "dame hub")
     limit = Limit(time=seconds)
     starts = openings((games + 1) // 2)
-    ours, theirs = BuiltinEngine(), HubEngine(command, "international")
+    ours = BuiltinEngine()
     points = 0.0
-    wins = draws = losses = 0
+    wins = draws = losses = failed = 0
     began = time.monotonic()
     print(f"{len(starts) * 2} games, {seconds} s a move, builtin vs {command} (machine shared)")
-    with ours, theirs:
+    with ours:
         for i, start in enumerate(starts):
             for as_white in (True, False):
-                if as_white:
-                    score = play(start, ours, theirs, limit)
-                else:
-                    score = 1.0 - play(start, theirs, ours, limit)
+                with HubEngine(command, "international") as theirs:  # a new one each game
+                    white, black = (ours, theirs) if as_white else (theirs, ours)
+                    result = play(start, white, black, limit)
+                if result is None:
+                    failed += 1
+                    continue
+                score = result if as_white else 1.0 - result
                 points += score
                 wins += score == 1.0
                 draws += score == 0.5
@@ -104,8 +112,8 @@ def main() -> None:
                 print(f"opening {i + 1:3d} builtin {side}: {score}", flush=True)
     played = wins + draws + losses
     print(
-        f"builtin: {points} / {played} = {100 * points / played:.1f}% "
-        f"(+{wins} ={draws} -{losses}) in {time.monotonic() - began:.0f} s"
+        f"builtin: {points} / {played} = {100 * points / max(played, 1):.1f}% "
+        f"(+{wins} ={draws} -{losses}; {failed} not counted) in {time.monotonic() - began:.0f} s"
     )
 
 

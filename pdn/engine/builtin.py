@@ -64,7 +64,7 @@ def settings(board: Board) -> Settings:
         board.variant.frisian_orthogonal_captures,
         board.quiet,
         reversible,
-        board._king_runs,
+        board._king_runs,  # (the Board keeps them for its Frisian rule; no public view)
     )
 
 
