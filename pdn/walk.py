@@ -68,16 +68,16 @@ class Step:
         """Visit the step in PDN order: its comments, the move, NAGs, comments after, variations."""
         written = self.written
         for c in written.comments_before:
-            visitor.visit_comment(c)
+            visitor.visit_comment(c, self)
         visitor.visit_move(self)
         for i, node in enumerate(self.nodes):
             if i:
                 for c in node.comments_before:
-                    visitor.visit_comment(c)
+                    visitor.visit_comment(c, self)
             for nag in node.nags:
                 visitor.visit_nag(nag)
             for c in node.comments_after:
-                visitor.visit_comment(c)
+                visitor.visit_comment(c, self)
         for line in self.variations:
             if visitor.begin_variation(line) is not SKIP:
                 line.accept(visitor)
@@ -115,6 +115,7 @@ class Line:
 def unplayed(nodes: Sequence[Node], ply: int) -> Line:
     """*nodes* as a line of steps not replayed (variations as alternatives), from *ply*."""
     items: list[Item] = []
+    line = Line(items, None, ply)
     for n in nodes:
         if n.__class__ is MoveNode:
             step = Step(n, ply)
@@ -123,7 +124,7 @@ def unplayed(nodes: Sequence[Node], ply: int) -> Line:
             ply += 1
         else:
             items.append(n)  # type: ignore[arg-type]
-    return Line(items, None, ply)
+    return line
 
 
 class SkipType(Enum):
@@ -149,8 +150,9 @@ class Visitor(Generic[T]):
     def end_headers(self) -> None:
         """Called after the tags."""
 
-    def visit_comment(self, text: str) -> None:
-        """Called for each comment (before a move, after it, or between moves)."""
+    def visit_comment(self, text: str, step: Step | None = None) -> None:
+        """Called for each comment: of the *step* it is written before or after, or (None) of
+        the line, between its moves."""
 
     def visit_setup(self, setup: SetupNode) -> None:
         """Called for a ``/FEN "..."/`` setup in the movetext."""
