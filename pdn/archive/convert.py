@@ -1,5 +1,7 @@
 """Convert games between notations: PDN 3.0 with the squares and capture forms asked for, JSON
-(one object per game) and CSV (one row per move). Games that do not replay are kept unchanged."""
+(one object per game) and CSV (one row per move). Every move of the replayed tree is written in
+the style, in the main line and in the variations; games that do not replay, or with a move that
+cannot be written so, are kept unchanged."""
 
 from __future__ import annotations
 
@@ -242,7 +244,8 @@ class Target(StrEnum):
 @dataclass(slots=True)
 class Converted:
     """One game converted (in a worker): PDN text, a JSON-ready object or CSV rows, and whether
-    it was kept as written because it does not replay."""
+    it was kept as written (it does not replay, or a move of it cannot be written in the
+    style), and why."""
 
     file: str
     index: int  # 1-based
@@ -258,8 +261,8 @@ class Converted:
 def convert_one(
     game: Game, replay: Replay | None, to: Target, style: Style, drop: Same | None = None
 ) -> Converted:
-    """A game converted to *to* (kept as written when it does not replay), with its key of
-    kind *drop* when asked."""
+    """A game converted to *to* (kept as written when it does not replay, or in PDN when a move
+    cannot be written in *style*), with its key of kind *drop* when asked."""
     kept = replay is None or bool(replay.errors)
     src = game.source
     done = Converted(src.file, src.index + 1, src.line, kept)
