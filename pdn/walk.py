@@ -8,7 +8,8 @@ parts (``11x18 18x25``) is one step whose later parts are listed in :attr:`Step.
 
 :func:`walk` visits a game in PDN order, as python-chess's ``GameNode.accept`` does: the tags,
 then for each move its comments, the move, its NAGs, its comments after and its variations, and
-the result. Convert, annotate, the writer and the web game tree are visitors.
+the result. Convert, annotate, the writer and the web game tree are visitors; the terminal
+browser steps through the lines. A game read but not replayed walks as :func:`unplayed` makes it.
 """
 
 from __future__ import annotations

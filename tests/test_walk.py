@@ -14,6 +14,7 @@ from pdn.replay import Replay, replay_as, replay_game
 from pdn.rules.fen import to_fen
 from pdn.rules.variants import get_variant
 from pdn.walk import SKIP, Line, SkipType, Status, Step, Visitor, unplayed, walk
+from pdn.writer import PdnWriter
 
 # Black f6 (11) takes e5 (15) to d4 (18), then c3 (22) to b2 (25): one capture in two parts.
 # White then has g1 (32) only: 32-27 (f2) or 32-28 (h2). Variations:
@@ -191,3 +192,13 @@ def test_an_unreplayed_game_walks_as_written() -> None:
         (3, "32-27", "unplayed"),
     ]
     assert ("(", 3, False) in events  # variations read as alternatives
+
+
+def test_the_writer_numbers_moves_as_replayed() -> None:
+    # Black moves first in English: 1. (Black) 1... (White) 2. (Black); the capture in two parts
+    # is one ply, and the continuation (25-29, Black) is numbered after 32-27, not as 1...
+    text = _replay(GAME).accept(PdnWriter())
+    assert text.split("\n\n")[1] == (
+        "{intro} 1. 11x18 18x25 {parts} 1... 32-27 (1... 32-28 $1 2. 25-29 (2. 25-30\n"
+        "28-24) (2. 12-17 28-24)) (2. 25-29) 2. 25-30 27-23 *\n"
+    )
