@@ -63,6 +63,9 @@ class Step:
     @property
     def text(self) -> str:
         """The move as written (its parts joined by spaces), with its strength mark."""
+        w = self.written
+        if not self.parts:
+            return w.text + w.strength
         return " ".join(n.text + n.strength for n in self.nodes)
 
     def accept(self, visitor: Visitor[T]) -> None:
@@ -71,8 +74,8 @@ class Step:
         for c in written.comments_before:
             visitor.visit_comment(c, self)
         visitor.visit_move(self)
-        for i, node in enumerate(self.nodes):
-            if i:
+        for node in (written, *self.parts) if self.parts else (written,):
+            if node is not written:
                 for c in node.comments_before:
                     visitor.visit_comment(c, self)
             for nag in node.nags:
@@ -120,7 +123,8 @@ def unplayed(nodes: Sequence[Node], ply: int) -> Line:
     for n in nodes:
         if n.__class__ is MoveNode:
             step = Step(n, ply)
-            step.variations = [unplayed(v, ply) for v in n.variations]
+            if n.variations:
+                step.variations = [unplayed(v, ply) for v in n.variations]
             items.append(step)
             ply += 1
         else:

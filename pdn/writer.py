@@ -62,15 +62,15 @@ class PdnWriter(Visitor[str]):
         return step.text
 
     def visit_move(self, step: Step) -> None:
-        side, number = self.side, self.number
+        side, number, tokens = self.side, self.number, self.tokens
         if side == self.first:
-            self.tokens.append(f"{number}.")
+            tokens.append(f"{number}.")
         elif self.need_number:
-            self.tokens.append(f"{number}...")
-        self.tokens.append(self.move_text(step))
+            tokens.append(f"{number}...")
+        tokens.append(self.move_text(step))
         self.moved = (side, number)
         if side != self.first:
-            self.number += 1
+            self.number = number + 1
         self.side = "B" if side == "W" else "W"
         self.need_number = False
 
@@ -78,7 +78,7 @@ class PdnWriter(Visitor[str]):
         self.tokens.append(f"${nag}")
         self.need_number = True
 
-    def visit_comment(self, text: str) -> None:
+    def visit_comment(self, text: str, step: Step | None = None) -> None:
         """Add a comment: {text}, or a % line comment when the text holds braces."""
         if "{" in text or "}" in text:
             self.tokens.append("% " + text)
