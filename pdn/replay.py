@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
+from typing import Any
 
 from pdn.board import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
 from pdn.game import DeclaredResult, Game, GameWarning, MoveNode, Node, SetupNode, located
@@ -21,6 +22,7 @@ from pdn.rules.fen import FenError, parse_fen
 from pdn.rules.geometry import BLACK, WHITE, Color
 from pdn.rules.position import Move, Position
 from pdn.rules.variants import VARIANTS, Variant
+from pdn.walk import Item, Line, Status, Step, T, Visitor, unplayed, walk
 
 # 1-32: the 8x8 numberings first, then a 10x10 game that stays on low squares, then numeric Russian
 NUMERIC_CANDIDATES = (
@@ -74,7 +76,8 @@ class Replay:
     candidates: list[str] = field(default_factory=list)  # other variants it fits (when asked)
     rules: DrawRules = COMMON
     moves: list[Move] = field(default_factory=list)  # the main line as replayed
-    _nodes: list[MoveNode] | None = field(default_factory=list)  # None: the game's main line
+    _tree: Line | None = None  # the main line as replayed (see tree)
+    _items: list[Any] | None = None  # what the replay added of the main line (see _Line.run)
     plies: int = 0
     # How the game really ended (pdn.rules.draw.Termination): a draw by rule where the written
     # moves end there or the rule ended the game by itself (and the result does not say a win),
@@ -91,12 +94,23 @@ class Replay:
     board: Board | None = None  # the main line's board as the replay left it
 
     @property
+    def tree(self) -> Line:
+        """The main line as replayed, with its variations (see pdn.walk): built while replaying
+        a game with variations, setups or moves that need more than a look-up, else (the main
+        line of plain moves) when first asked."""
+        if self._tree is None:
+            self._tree = _main_tree(self)
+        return self._tree
+
+    @property
     def nodes(self) -> list[MoveNode]:
         """The written move of each main-line ply replayed (its first part, for a capture
         written in parts)."""
-        if self._nodes is None:
-            self._nodes = self.game.mainline()
-        return self._nodes
+        return [s.written for s in self.tree.steps if s.status.played]
+
+    def accept(self, visitor: Visitor[T]) -> T:
+        """Walk the game as replayed in PDN order (pdn.walk.walk); the visitor's result."""
+        return walk(self.game, self.tree, visitor)
 
     @property
     def valid(self) -> bool:
@@ -176,10 +190,13 @@ class _Line:
             MoveError(ply, exc.text, exc.line, exc.column, exc.reason, legal, self.variation)
         )
 
-    def run(self, board: Board, nodes: Sequence[Node], first_ply: int) -> bool:
-        """Push the moves of *nodes* on *board*; False once a move failed (it stays unplayed)."""
+    def run(self, board: Board, nodes: Sequence[Node], first_ply: int, items: list[Any]) -> bool:
+        """Push the moves of *nodes* on *board*, adding a step for each to *items*; False once a
+        move failed (it and the moves after it stay unplayed). In the main line a move that
+        means one legal move and has no variation is added as its node: its step is made from
+        ``Replay.moves`` when the tree is first asked for (see Replay.tree)."""
         replay = self.replay
-        main = not self.variation
+        lazy = not self.variation
         ply = first_ply
         i, n = 0, len(nodes)
         while i < n:
@@ -188,38 +205,60 @@ class _Line:
             if node.__class__ is not MoveNode:
                 if isinstance(node, SetupNode):
                     _setup(board, node, replay)
+                items.append(node)
                 continue
             variations = node.variations
             before = board.copy() if variations else board
+            pos = board.position
+            step = None
             try:
-                board.push(node)
+                move = board.push(node)
             except AmbiguousMoveError as exc:
-                board.push(self._disambiguate(board, exc, nodes[i:], ply, node))
+                step = Step(node, ply, Status.LEGAL, pos)
+                move = board.push(self._disambiguate(board, exc, nodes[i:], step))
             except IllegalMoveError as exc:
-                joined = self._join_parts(board, node, nodes, i)
+                step = Step(node, ply, Status.LEGAL, pos)
+                joined = self._join_parts(board, step, nodes, i)
                 if joined is None:
-                    self.error(ply, exc)
-                    return False
+                    return self._fail(step, exc, items, nodes[i:])
                 whole, i = joined
                 try:
-                    board.push(whole)
+                    move = board.push(whole)
                 except AmbiguousMoveError as again:
-                    board.push(self._disambiguate(board, again, nodes[i:], ply, node))
+                    move = board.push(self._disambiguate(board, again, nodes[i:], step))
             except MoveTextError as exc:
-                self.error(ply, exc)
-                return False
-            if main:
-                replay.nodes.append(node)
-            for alt in variations:
-                self._variation(before, board, alt, ply, node)
+                return self._fail(Step(node, ply, before=pos), exc, items, nodes[i:])
+            if step is None:
+                if lazy and not variations:
+                    items.append(node)
+                    ply += 1
+                    continue
+                step = Step(node, ply, Status.LEGAL, pos)
+            step.move, step.after = move, board.position
+            items.append(step)
+            if variations:
+                step.variations = [self._variation(before, board, v, step) for v in variations]
             ply += 1
         return True
 
+    def _fail(self, step: Step, exc: MoveTextError, items: list[Any], rest: Sequence[Node]) -> bool:
+        """*step* failed with *exc*: it and the moves after it are put in the line unplayed."""
+        self.error(step.ply, exc)
+        step.status, step.reason = Status.ILLEGAL, exc.reason
+        step.legal = exc.legal if isinstance(exc, IllegalMoveError) else []
+        step.variations = [unplayed(v, step.ply) for v in step.written.variations]
+        items.append(step)
+        items += unplayed(rest, step.ply + 1).items
+        return False
+
     def _join_parts(
-        self, board: Board, node: MoveNode, nodes: Sequence[Node], i: int
+        self, board: Board, step: Step, nodes: Sequence[Node], i: int
     ) -> tuple[MoveNode, int] | None:
-        """A capture written in several parts (``11x18 18x25``) starting at *node*: the parts
-        joined into one move node (placed where *node* is) and the index after its last part."""
+        """A capture written in several parts (``11x18 18x25``) starting at *step*: the parts
+        joined into one move node (its later parts put in ``step.parts``) and the index after
+        its last part."""
+        node = step.written
+        first = i
         squares = list(node.squares)
         texts = [node.text]
         while i < len(nodes):
@@ -246,13 +285,14 @@ class _Line:
                     line=node.line,
                     column=node.column,
                 )
+                step.parts = list(nodes[first:i])  # type: ignore[arg-type]
                 return whole, i
         return None
 
-    def _variation(
-        self, before: Board, after: Board, nodes: list[Node], ply: int, node: MoveNode
-    ) -> None:
-        """Replay a variation: an alternative to *node*, or else a continuation after it."""
+    def _variation(self, before: Board, after: Board, nodes: list[Node], step: Step) -> Line:
+        """Replay a variation: an alternative to *step*, or else a continuation after it (the
+        one place where this rule is written)."""
+        node, ply = step.written, step.ply
         if not _replays(before, nodes) and _replays(after, nodes):
             self.replay.warnings.append(
                 located(
@@ -262,14 +302,19 @@ class _Line:
                     "read as a continuation",
                 )
             )
-            _Line(self.replay, True).run(after.copy(), nodes, ply + 1)
+            line = Line([], after.position, ply + 1, continuation=True)
+            _Line(self.replay, True).run(after.copy(), nodes, ply + 1, line.items)
         else:
-            _Line(self.replay, True).run(before.copy(), nodes, ply)
+            line = Line([], before.position, ply)
+            _Line(self.replay, True).run(before.copy(), nodes, ply, line.items)
+        return line
 
     def _disambiguate(
-        self, board: Board, exc: AmbiguousMoveError, rest: Sequence[Node], ply: int, node: MoveNode
+        self, board: Board, exc: AmbiguousMoveError, rest: Sequence[Node], step: Step
     ) -> Move:
-        """Pick among moves a short capture fits: the one that lets the rest of the line replay."""
+        """Pick among moves a short capture fits: the one that lets the rest of the line replay
+        (*step* says which was picked and why)."""
+        node = step.written
         pos = board.position
         texts = ", ".join(move_text(pos, m, MoveForm.FULL, legal=exc.moves) for m in exc.moves)
         working = []
@@ -279,16 +324,15 @@ class _Line:
                 working.append(m)
             board.pop()
         if len(working) == 1:
-            self.replay.warnings.append(
-                located(
-                    node.line,
-                    node.column,
-                    f"{node.raw} is ambiguous ({texts}); "
-                    f"only {move_text(pos, working[0], MoveForm.FULL)} lets the game go on",
-                )
+            step.status = Status.RESOLVED
+            step.reason = (
+                f"{node.raw} is ambiguous ({texts}); "
+                f"only {move_text(pos, working[0], MoveForm.FULL)} lets the game go on"
             )
+            self.replay.warnings.append(located(node.line, node.column, step.reason))
             return working[0]
-        self.error(ply, exc)
+        self.error(step.ply, exc)
+        step.status, step.reason = Status.AMBIGUOUS, exc.reason
         return (working or exc.moves)[0]
 
 
@@ -306,6 +350,26 @@ def _played_past(replay: Replay, board: Board, draw: Ending) -> None:
         if replay.game.outcome in (DeclaredResult.FIRST, DeclaredResult.SECOND):
             text += f"; the result {replay.game.result} says it was won"
     replay.warnings.append(located(first.line, None, text))
+
+
+def _main_tree(replay: Replay) -> Line:
+    """The main line's tree: the replay's items (or, when the replay did not build the movetext
+    tree, the game's nodes), each move node that stands for a legal move made a step from
+    ``Replay.moves``; the whole game unplayed where its start could not be set."""
+    items: Sequence[Any] = replay.game.body if replay._items is None else replay._items
+    if not replay.positions:
+        return unplayed(items, 1)
+    moves, positions = replay.moves, replay.positions
+    out: list[Item] = []
+    k = 0
+    for item in items:
+        if item.__class__ is MoveNode:
+            out.append(Step(item, k + 1, Status.LEGAL, positions[k], moves[k], positions[k + 1]))
+            k += 1
+        else:
+            out.append(item)
+            k += item.__class__ is Step and item.status.played
+    return Line(out, positions[0], 1)
 
 
 def _replays(board: Board, nodes: Sequence[Node]) -> bool:
@@ -380,13 +444,13 @@ def replay_as(
         )
         return replay
     board = Board.from_position(start, rules)
-    if moves is not None and board.push_written(moves) == len(moves):
-        replay._nodes = None
-        completed = True
-    else:
+    plain = moves is not None and board.push_written(moves) == len(moves)
+    completed = plain
+    if not plain:
         if moves is not None:
             board = Board.from_position(start, rules)
-        completed = _Line(replay, False).run(board, game.body, 1)
+        replay._items = []
+        completed = _Line(replay, False).run(board, game.body, 1, replay._items)
     replay.board = board
     replay.moves = board.move_stack
     replay.plies = board.ply

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import TextIO
 
-from pdn.game import CommentNode, Game, Node, SetupNode
+from pdn.game import Game, SetupNode
+from pdn.walk import Line, Step, Visitor, unplayed, walk
 
 LINE_WIDTH = 80
 
@@ -32,52 +33,95 @@ def _sides(game: Game) -> tuple[str, str]:
     return first, fen[0] if fen[:1] in ("W", "B") else first
 
 
-class _Movetext:
-    """Writes movetext tokens with move numbers derived from the side to move."""
+class PdnWriter(Visitor[str]):
+    """A visitor that writes a game as PDN text, with move numbers derived from the side to
+    move; each move as written (see move_text, which a converter overrides)."""
 
-    def __init__(self, first: str) -> None:
-        self.first = first
+    def __init__(self, terminator: Terminator = Terminator.KEEP, width: int = LINE_WIDTH) -> None:
+        self.terminator = terminator
+        self.width = width
+        self.game: Game | None = None
+        self.first = "W"  # the side that moves first in the variant
+        self.side = "W"  # the side to move
+        self.number = 1
+        self.need_number = True  # a Black move that follows something else than a move
+        self.moved = ("W", 1)  # side and number of the last move written (for its variations)
+        self.headers: list[str] = []
         self.tokens: list[str] = []
+        self._outer: list[tuple[str, int, tuple[str, int]]] = []  # lines a variation is in
 
-    def body(self, nodes: list[Node], side: str, number: int) -> None:
-        """Write *nodes* starting with *side* ("W"/"B") to move at move *number*."""
-        need_number = True
-        for node in nodes:
-            if isinstance(node, CommentNode):
-                self.comment(node.text)
-                need_number = True
-            elif isinstance(node, SetupNode):
-                self.tokens.append(f'/FEN "{node.fen}"/')
-                side = node.fen.strip()[:1].upper() or side
-                side = side if side in "WB" else self.first
-                need_number = True
-            else:
-                for c in node.comments_before:
-                    self.comment(c)
-                    need_number = True
-                if side == self.first:
-                    self.tokens.append(f"{number}.")
-                elif need_number:
-                    self.tokens.append(f"{number}...")
-                self.tokens.append(node.text + node.strength)
-                self.tokens.extend(f"${n}" for n in node.nags)
-                for c in node.comments_after:
-                    self.comment(c)
-                for variation in node.variations:
-                    self.tokens.append("(")
-                    self.body(variation, side, number)
-                    self.tokens.append(")")
-                need_number = bool(node.comments_after or node.variations or node.nags)
-                if side != self.first:
-                    number += 1
-                side = "B" if side == "W" else "W"
+    def begin_game(self, game: Game) -> None:
+        self.game = game
+        self.first, self.side = _sides(game)
 
-    def comment(self, text: str) -> None:
+    def visit_header(self, name: str, value: str) -> None:
+        self.headers.append(f'[{name} "{escape(value)}"]')
+
+    def move_text(self, step: Step) -> str:
+        """How a move is written: as it was."""
+        return step.text
+
+    def visit_move(self, step: Step) -> None:
+        side, number, tokens = self.side, self.number, self.tokens
+        if side == self.first:
+            tokens.append(f"{number}.")
+        elif self.need_number:
+            tokens.append(f"{number}...")
+        tokens.append(self.move_text(step))
+        self.moved = (side, number)
+        if side != self.first:
+            self.number = number + 1
+        self.side = "B" if side == "W" else "W"
+        self.need_number = False
+
+    def visit_nag(self, nag: int) -> None:
+        self.tokens.append(f"${nag}")
+        self.need_number = True
+
+    def visit_comment(self, text: str, step: Step | None = None) -> None:
         """Add a comment: {text}, or a % line comment when the text holds braces."""
         if "{" in text or "}" in text:
             self.tokens.append("% " + text)
         else:
             self.tokens.append("{" + text + "}")
+        self.need_number = True
+
+    def visit_setup(self, setup: SetupNode) -> None:
+        self.tokens.append(f'/FEN "{setup.fen}"/')
+        side = setup.fen.strip()[:1].upper() or self.side
+        self.side = side if side in "WB" else self.first
+        self.need_number = True
+
+    def begin_variation(self, line: Line) -> None:
+        self._outer.append((self.side, self.number, self.moved))
+        if not line.continuation:  # an alternative starts where its move started
+            self.side, self.number = self.moved
+        self.tokens.append("(")
+        self.need_number = True
+
+    def end_variation(self, line: Line) -> None:
+        self.tokens.append(")")
+        self.side, self.number, self.moved = self._outer.pop()
+        self.need_number = True
+
+    def visit_result(self, terminator: str | None) -> None:
+        game = self.game
+        assert game is not None
+        if self.terminator is Terminator.STAR:
+            end = "*"
+        elif self.terminator is Terminator.RESULT:
+            result = game.result
+            end = result if result and game.outcome.value != "unknown" else "*"
+        else:
+            end = terminator or "*"
+        self.tokens.append(end)
+
+    def result(self) -> str:
+        out = list(self.headers)
+        if out:
+            out.append("")
+        out.extend(_wrap(self.tokens, self.width))
+        return "\n".join(out) + "\n"
 
 
 def _words(tokens: Iterable[str], width: int) -> list[str]:
@@ -131,22 +175,7 @@ def write_game(
     <BLANKLINE>
     1. 11-15 24-20 2. 8-11 28-24 0-1
     """
-    out = [f'[{name} "{escape(value)}"]' for name, value in game.tags.items()]
-    first, start = _sides(game)
-    writer = _Movetext(first)
-    writer.body(game.body, start, 1)
-    if terminator is Terminator.STAR:
-        end = "*"
-    elif terminator is Terminator.RESULT:
-        result = game.result
-        end = result if result and game.outcome.value != "unknown" else "*"
-    else:
-        end = game.terminator or "*"
-    writer.tokens.append(end)
-    if out:
-        out.append("")
-    out.extend(_wrap(writer.tokens, width))
-    return "\n".join(out) + "\n"
+    return walk(game, unplayed(game.body, 1), PdnWriter(terminator, width))
 
 
 def write_games(

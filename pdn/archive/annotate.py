@@ -9,10 +9,11 @@ from pathlib import Path
 
 from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
-from pdn.game import Game, MoveNode
+from pdn.game import Game
 from pdn.replay import Replay
 from pdn.rules.fen import to_fen
 from pdn.rules.position import Position
+from pdn.walk import SKIP, Line, SkipType, Status, Step, Visitor
 from pdn.writer import write_game
 
 
@@ -30,41 +31,49 @@ def _material(pos: Position) -> str:
     return f"material: White {wm + wk} ({wk} kings), Black {bm + bk} ({bk} kings)"
 
 
-def annotate(game: Game, replay: Replay, notes: Notes) -> Game:
-    """The game with comments added after its moves (the model is changed in place)."""
-    for i, (move, node) in enumerate(zip(replay.moves, replay.nodes, strict=True)):
-        ply, after = i + 1, replay.positions[i + 1]
+class _Annotator(Visitor[None]):
+    """Adds the comments to the main line's written moves."""
+
+    def __init__(self, replay: Replay, notes: Notes) -> None:
+        self.replay = replay
+        self.notes = notes
+        self.last = len(replay.moves)  # the ply of the last move replayed
+
+    def begin_variation(self, line: Line) -> SkipType:
+        return SKIP
+
+    def visit_move(self, step: Step) -> None:
+        notes, replay, ply = self.notes, self.replay, step.ply
         added: list[str] = []
-        if notes.events:
-            if len(move.captured) >= 2:
-                added.append(f"takes {len(move.captured)} pieces")
-            if move.crowns:
-                added.append("crowns")
-            if replay.ending is not None and replay.ending.ply == ply:
-                added.append(f"game ends: {replay.termination}")
-            if ply == len(replay.moves) and not replay.errors:
-                added.append(f"final position {to_fen(after)}")
-        if notes.material and (move.captured or move.crowns):
-            added.append(_material(after))
-        if notes.fen_every and ply % notes.fen_every == 0:
-            added.append(f"FEN {to_fen(after)}")
-        node.comments_after.extend(added)
-    if notes.events:
-        moves = game.mainline()
-        for e in replay.errors:
-            if e.kind == "move" and not e.variation and 1 <= e.ply <= len(moves):
-                legal = f"; legal: {', '.join(e.legal)}" if e.legal else ""
-                _node(moves, e.ply, replay).comments_after.append(f"{e.reason}{legal}")
+        move, after = step.move, step.after
+        if move is not None and after is not None:
+            if notes.events:
+                if len(move.captured) >= 2:
+                    added.append(f"takes {len(move.captured)} pieces")
+                if move.crowns:
+                    added.append("crowns")
+                if replay.ending is not None and replay.ending.ply == ply:
+                    added.append(f"game ends: {replay.termination}")
+                if ply == self.last and not replay.errors:
+                    added.append(f"final position {to_fen(after)}")
+            if notes.material and (move.captured or move.crowns):
+                added.append(_material(after))
+            if notes.fen_every and ply % notes.fen_every == 0:
+                added.append(f"FEN {to_fen(after)}")
+        if notes.events and step.status in (Status.ILLEGAL, Status.AMBIGUOUS):
+            legal = f"; legal: {', '.join(step.legal)}" if step.legal else ""
+            added.append(f"{step.reason}{legal}")
+        step.written.comments_after.extend(added)
+
+    def result(self) -> None:
+        return None
+
+
+def annotate(game: Game, replay: Replay, notes: Notes) -> Game:
+    """The game with comments added after its main line's moves (the model is changed in
+    place)."""
+    replay.accept(_Annotator(replay, notes))
     return game
-
-
-def _node(moves: list[MoveNode], ply: int, replay: Replay) -> MoveNode:
-    """The written move at *ply*: the one after the last replayed move's node."""
-    if ply - 1 < len(replay.nodes):
-        return replay.nodes[ply - 1]
-    last = replay.nodes[-1] if replay.nodes else None
-    index = moves.index(last) + 1 if last is not None else 0
-    return moves[min(index, len(moves) - 1)]
 
 
 def annotated_text(game: Game, replay: Replay | None, notes: Notes) -> str:

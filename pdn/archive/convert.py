@@ -1,5 +1,7 @@
 """Convert games between notations: PDN 3.0 with the squares and capture forms asked for, JSON
-(one object per game) and CSV (one row per move). Games that do not replay are kept unchanged."""
+(one object per game) and CSV (one row per move). Every move of the replayed tree is written in
+the style, in the main line and in the variations; games that do not replay, or with a move that
+cannot be written so, are kept unchanged."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import Any
 from pdn.archive.identity import Same, game_identity
 from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
-from pdn.game import Game, MoveNode, Node, Outcome, SetupNode, Tags
+from pdn.game import Game, Outcome
 from pdn.notation import MoveForm, move_text
 from pdn.read.movetext import make_move
 from pdn.replay import Replay, candidates
@@ -24,7 +26,8 @@ from pdn.rules.fen import to_fen
 from pdn.rules.move import pdn_path
 from pdn.rules.position import Move, Position
 from pdn.rules.variants import Notation, Variant
-from pdn.writer import write_game
+from pdn.walk import Step
+from pdn.writer import PdnWriter
 
 
 class Captures(StrEnum):
@@ -91,57 +94,77 @@ def _result(game: Game, variant: Variant, style: Style) -> str | None:
     return _RESULTS[wanted].get(game.outcome)
 
 
-def _convert_line(pos: Position, nodes: list[Node], style: Style) -> list[Node]:
-    """Copies of *nodes* with every move rewritten; from a move that does not replay, as is."""
-    out: list[Node] = []
-    ok = True
-    for node in nodes:
-        if isinstance(node, SetupNode):
-            out.append(node)
-            ok = False  # a new position: keep what follows as written
-            continue
-        if not isinstance(node, MoveNode):
-            out.append(node)
-            continue
-        found = candidates(pos, node.squares) if ok else []
-        if len(found) != 1:
-            ok = False
-            out.append(node)
-            continue
-        move = found[0]
-        new = make_move(write_move(pos, move, style), node.strength)
-        new.nags, new.comments_before = list(node.nags), list(node.comments_before)
-        new.comments_after = list(node.comments_after)
-        new.variations = [_convert_line(pos, v, style) for v in node.variations]
-        out.append(new)
-        pos = pos.play(move)
-    return out
+def _same(a: Move, b: Move) -> bool:
+    """Whether two moves reach the same position (from the same one)."""
+    return (a.start, a.end, a.captured_mask, a.crowns) == (
+        b.start,
+        b.end,
+        b.captured_mask,
+        b.crowns,
+    )
 
 
-def convert_game(game: Game, replay: Replay, style: Style) -> Game:
-    """The game written anew in *style* (a game with errors is returned unchanged)."""
-    if replay.errors or not replay.positions:
-        return game
-    variant = replay.variant
-    tags = Tags()
-    result = _result(game, variant, style)
-    for name, value in game.tags.items():
+class _Converter(PdnWriter):
+    """Writes a replayed game with every move in a style; a move that cannot be written so is
+    written as it was, and listed in ``failed``."""
+
+    def __init__(self, replay: Replay, style: Style) -> None:
+        super().__init__()
+        self.variant = replay.variant
+        self.style = style
+        self.wanted = _result(replay.game, replay.variant, style)
+        self.failed: list[Step] = []
+        self._gametype = (
+            self.variant.gametype_tag() if style.gametype == "long" else str(self.variant.gametype)
+        )
+
+    def begin_game(self, game: Game) -> None:
+        super().begin_game(game)
+        self.first = self.variant.first  # the GameType tag written names the variant
+
+    def visit_header(self, name: str, value: str) -> None:
         key = name.lower()
         if key == "gametype":
-            value = variant.gametype_tag() if style.gametype == "long" else str(variant.gametype)
-        elif key == "result" and result:
-            value = result
-        tags.add(name, value)
-    if game.tags.get("GameType") is None:
-        tags.add(
-            "GameType",
-            variant.gametype_tag() if style.gametype == "long" else str(variant.gametype),
-        )
-    body = _convert_line(replay.positions[0], game.body, style)
-    terminator = result if result and game.terminator not in (None, "*") else game.terminator
-    out = Game(tags, body, terminator, game.source)
-    out.raw = game.raw
-    return out
+            value = self._gametype
+        elif key == "result" and self.wanted:
+            value = self.wanted
+        super().visit_header(name, value)
+
+    def end_headers(self) -> None:
+        game = self.game
+        if game is not None and game.tags.get("GameType") is None:
+            super().visit_header("GameType", self._gametype)
+
+    def move_text(self, step: Step) -> str:
+        """The move in the style, if it reads back as the move played; else as written."""
+        before, move = step.before, step.move
+        if before is not None and move is not None and step.status.played:
+            new = make_move(write_move(before, move, self.style), step.written.strength)
+            found = candidates(before, new.squares)
+            if len(found) == 1 and _same(found[0], move):
+                return new.text + new.strength
+        self.failed.append(step)
+        return step.text
+
+    def visit_result(self, terminator: str | None) -> None:
+        wanted = self.wanted
+        super().visit_result(wanted if wanted and terminator not in (None, "*") else terminator)
+
+
+def converted_text(game: Game, replay: Replay, style: Style) -> tuple[str, str | None]:
+    """The game written anew in *style* as PDN text, or, when a move cannot be written so (or
+    the game has errors), as read, with the reason."""
+    if replay.errors or not replay.positions:
+        return game.raw.strip() + "\n", "it does not replay"
+    converter = _Converter(replay, style)
+    text = replay.accept(converter)
+    if converter.failed:
+        step = converter.failed[0]
+        node = step.written
+        notation = style.squares or replay.variant.notation
+        why = f"{step.text} (line {node.line}:{node.column}) cannot be written in {notation}"
+        return game.raw.strip() + "\n", f"{why} notation"
+    return text, None
 
 
 def game_json(game: Game, replay: Replay) -> dict[str, Any]:
@@ -244,7 +267,8 @@ class Target(StrEnum):
 @dataclass(slots=True)
 class Converted:
     """One game converted (in a worker): PDN text, a JSON-ready object or CSV rows, and whether
-    it was kept as written because it does not replay."""
+    it was kept as written (it does not replay, or a move of it cannot be written in the
+    style), and why."""
 
     file: str
     index: int  # 1-based
@@ -254,26 +278,25 @@ class Converted:
     data: dict[str, Any] | None = None
     rows: list[dict[str, Any]] | None = None
     key: str | None = None  # the game's record or moves key, when duplicates are dropped
+    why: str = "it does not replay"  # why it was kept as written
 
 
 def convert_one(
     game: Game, replay: Replay | None, to: Target, style: Style, drop: Same | None = None
 ) -> Converted:
-    """A game converted to *to* (kept as written when it does not replay), with its key of
-    kind *drop* when asked."""
+    """A game converted to *to* (kept as written when it does not replay, or in PDN when a move
+    cannot be written in *style*), with its key of kind *drop* when asked."""
     kept = replay is None or bool(replay.errors)
     src = game.source
     done = Converted(src.file, src.index + 1, src.line, kept)
     if drop is not None:
         done.key = game_identity(game, replay).key(drop)
     if to is Target.PDN:
-        done.text = (
-            game.raw.strip() + "\n"
-            if kept
-            else write_game(
-                convert_game(game, replay, style)  # type: ignore[arg-type]
-            )
-        )
+        if replay is None:
+            done.text = game.raw.strip() + "\n"
+        else:
+            done.text, why = converted_text(game, replay, style)
+            done.kept, done.why = why is not None, why or ""
     elif to is Target.JSON:
         done.data = (
             {"file": src.file, "index": src.index + 1, "pdn": game.raw, "valid": False}
@@ -326,5 +349,5 @@ def convert_paths(
             piece = json.dumps(done.data, ensure_ascii=False) + "\n"
         else:
             piece = csv_text(done.rows or [], header=first)
-        yield piece, f"{where}: kept as written (it does not replay)" if done.kept else None
+        yield piece, f"{where}: kept as written ({done.why})" if done.kept else None
         first = False

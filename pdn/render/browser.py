@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
+from itertools import takewhile
 
-from pdn.game import Game, MoveNode, Node
+from pdn.game import Game
 from pdn.render.textboard import legend, text_board
-from pdn.replay import Replay, candidates
+from pdn.replay import Replay
 from pdn.rules.fen import to_fen
 from pdn.rules.geometry import Color
 from pdn.rules.position import Move, Position
+from pdn.walk import Line as TreeLine
+from pdn.walk import Step
 
 
 def colours(game: Game, replay: Replay) -> str:
@@ -24,28 +27,29 @@ def colours(game: Game, replay: Replay) -> str:
     )
 
 
-def move_list(nodes: list[MoveNode], current: int, first_ply: int = 1, offset: int = 0) -> str:
+def move_list(steps: list[Step], current: int, first_ply: int = 1, offset: int = 0) -> str:
     """The moves of a line, numbered, the *current* ply in brackets; *first_ply* is the ply of
     the first move, *offset* 1 when the second player makes the game's first move."""
     parts = []
-    for i, node in enumerate(nodes):
+    for i, step in enumerate(steps):
         ply = first_ply + i
         k = ply - 1 + offset
         if k % 2 == 0:
             parts.append(f"{k // 2 + 1}.")
         elif i == 0:
             parts.append(f"{k // 2 + 1}...")
-        text = node.text + node.strength
+        text = step.text
         parts.append(f"[{text}]" if ply == current else text)
     return " ".join(parts)
 
 
 @dataclass(slots=True)
 class Line:
-    """A line of play: the main line or a variation, with the position before each move."""
+    """A line of play (the main line or a variation, a line of the replay's tree) with the
+    position before each move played."""
 
-    nodes: list[MoveNode]  # the written moves
-    moves: list[Move]  # the moves replayed (fewer than nodes where the line stops early)
+    steps: list[Step]  # the written moves
+    moves: list[Move]  # the moves replayed (fewer than steps where the line stops early)
     positions: list[Position]  # before each replayed move, then after the last
     first_ply: int  # the ply of the first move
     stopped: str | None = None  # why it stops before its last written move
@@ -53,41 +57,18 @@ class Line:
     at_parent: int = 0  # for a variation: the parent's position index it branches from
 
 
+def _line(line: TreeLine, start: Position) -> Line:
+    """The browser's line of a line of the replay's tree, from *start*."""
+    steps = line.steps
+    played = list(takewhile(lambda s: s.move is not None, steps))
+    positions = [start, *(s.after for s in played if s.after is not None)]
+    stopped = steps[len(played)].reason or "not replayed" if len(played) < len(steps) else None
+    return Line(steps, [s.move for s in played if s.move], positions, line.first_ply, stopped)
+
+
 def main_line(game: Game, replay: Replay) -> Line:
     """The main line as replayed, with every written move (those after an error unplayed)."""
-    stopped = None
-    if replay.errors and not replay.errors[0].variation:
-        stopped = replay.errors[0].reason
-    return Line(game.mainline(), list(replay.moves), list(replay.positions), 1, stopped)
-
-
-def variation(before: Position, after: Position, nodes: list[Node], first_ply: int) -> Line:
-    """A variation written after a move: an alternative to it, played from *before*, or else
-    (when it does not replay from there but does from *after*) a continuation."""
-    moves_ = [n for n in nodes if isinstance(n, MoveNode)]
-    line = _play(before, moves_, first_ply)
-    if line.stopped and not line.moves:
-        later = _play(after, moves_, first_ply + 1)
-        if not later.stopped or later.moves:
-            return later
-    return line
-
-
-def _play(pos: Position, nodes: list[MoveNode], first_ply: int) -> Line:
-    line = Line(nodes, [], [pos], first_ply)
-    for node in nodes:
-        try:
-            found = candidates(pos, node.squares)
-        except ValueError as exc:
-            line.stopped = str(exc)
-            break
-        if not found:
-            line.stopped = f"{node.text} is not legal here"
-            break
-        pos = pos.play(found[0])
-        line.moves.append(found[0])
-        line.positions.append(pos)
-    return line
+    return _line(replay.tree, replay.positions[0])
 
 
 @dataclass(slots=True)
@@ -121,9 +102,9 @@ class Browser:
         return self.line.moves[self.at - 1] if self.at else None
 
     @property
-    def node(self) -> MoveNode | None:
-        """The written move that led to the position shown."""
-        return self.line.nodes[self.at - 1] if self.at else None
+    def step(self) -> Step | None:
+        """The step (the written move, as replayed) that led to the position shown."""
+        return self.line.steps[self.at - 1] if self.at else None
 
     def forward(self) -> None:
         """One ply on."""
@@ -164,21 +145,20 @@ class Browser:
         if len(self.lines) > 1 and self.at <= 1:
             parent, index = self.lines[-2], line.branch + 1
             self.leave()
-            written = parent.nodes[self.at - 1].variations if self.at else []
+            written = parent.steps[self.at - 1].variations if self.at else []
             if index < len(written):
                 self._enter(parent, index)
             return
-        node = self.node
-        if node is None or not node.variations or self.at > len(line.moves):
+        step = self.step
+        if step is None or not step.variations or self.at > len(line.moves):
             self.note = "no variation at this move"
             return
         self._enter(line, 0)
 
     def _enter(self, parent: Line, index: int) -> None:
         k = self.at  # the parent move at index k - 1 has the variations
-        node = parent.nodes[k - 1]
-        before, after = parent.positions[k - 1], parent.positions[k]
-        line = variation(before, after, node.variations[index], parent.first_ply + k - 1)
+        tree = parent.steps[k - 1].variations[index]
+        line = _line(tree, tree.start or parent.positions[k - 1])
         line.branch, line.at_parent = index, k
         self._parents.append(self.at)
         self.lines.append(line)
@@ -190,7 +170,7 @@ class Browser:
         if len(self.lines) == 1:
             return f"after ply {self.ply} of {last}"
         parent = self.lines[-2]
-        count = len(parent.nodes[self.line.at_parent - 1].variations)
+        count = len(parent.steps[self.line.at_parent - 1].variations)
         depth = f", depth {len(self.lines) - 1}" if len(self.lines) > 2 else ""
         return (
             f"variation {self.line.branch + 1} of {count} at ply {self.line.first_ply}"
@@ -218,14 +198,15 @@ def view(
     top.append(legend(pos))
     offset = 0 if replay.positions[0].turn == Color.of(replay.variant.first) else 1
     line = browser.line
-    text = move_list(line.nodes, browser.ply, line.first_ply, offset)
+    text = move_list(line.steps, browser.ply, line.first_ply, offset)
     moves = _wrapped(text, width)
     bottom: list[str] = []
-    node = browser.node
-    if node is not None:
-        bottom.extend(f"{{{c}}}" for c in [*node.comments_before, *node.comments_after])
-        if node.variations:
-            n = len(node.variations)
+    step = browser.step
+    if step is not None:
+        for node in step.nodes:
+            bottom.extend(f"{{{c}}}" for c in [*node.comments_before, *node.comments_after])
+        if step.variations:
+            n = len(step.variations)
             bottom.append(f"{n} variation{'s' if n > 1 else ''} at this move (v)")
     if browser.note:
         bottom.append(browser.note)

@@ -1,6 +1,7 @@
 """Draw rules as data, by federation, each with its source (docs/rules.md), and the endings they
 give: the common rules (the default, spec/rules.md §2) and the official rules of each federation.
 
+>>> from pdn.rules.variants import VARIANTS
 >>> rules = draw_rules("official", VARIANTS["international"])
 >>> [(r.label, r.ends_game) for r in rules.rules]  # doctest: +NORMALIZE_WHITESPACE
 [('draw-repetition', True), ('draw-25-moves', True), ('draw-16-moves', True),
