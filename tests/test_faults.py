@@ -247,10 +247,15 @@ def served_errors(db: str, damage: object = None) -> list[tuple[int, str]]:
 def test_a_damaged_database_is_one_line_on_the_page(samples_db: Path, tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.db"
     shutil.copy(samples_db, damaged)
-    size = damaged.stat().st_size
-    with damaged.open("r+b") as fh:  # every page past those the open check reads
-        fh.seek(4096 * 10)
-        fh.write(b"\xff" * (size - 4096 * 10))
+    with sqlite3.connect(damaged) as conn:  # the root pages of all but what the open reads
+        pages = [n for (n,) in conn.execute(
+            "SELECT rootpage FROM sqlite_master WHERE rootpage > 0 AND tbl_name != 'pdn_meta'"
+        )]  # fmt: skip
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    with damaged.open("r+b") as fh:
+        for page in pages:
+            fh.seek((page - 1) * size)
+            fh.write(b"\xff" * size)
     for status, error in served_errors(str(damaged)):
         assert status == 503 and error.startswith("the database file is damaged (")
 
