@@ -113,8 +113,8 @@ class Commands(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:  # Ctrl-C or SIGTERM (see cli/stopping.py); typer would exit 130
-            say("pdn: stopped", err=True)  # without a word
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM (cli/stopping.py): typer says nothing
+            say("pdn: stopped", err=True)
             raise typer.Exit(stopping.exit_code()) from None
         except BrokenPipeError:  # the reader went away (`| head`): what was wanted is written
             _silence_stdout()

@@ -4,7 +4,9 @@ the one line ``pdn: stopped`` and exit code 128 + the signal's number (130 for C
 
 from __future__ import annotations
 
+import logging
 import signal
+import sys
 from types import FrameType
 
 CAUGHT = (signal.SIGINT, signal.SIGTERM)
@@ -21,6 +23,8 @@ def _stop(signum: int, _frame: FrameType | None) -> None:
     from pdn.archive.parallel import end_workers  # loaded when needed: `pdn --version` reads no PDN
 
     received.append(signum)
+    if "distributed" in sys.modules:  # a Dask cluster: its scheduler tells of workers ended
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
     end_workers()
     raise KeyboardInterrupt
 

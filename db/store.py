@@ -13,7 +13,6 @@ what one writer would, and each import counts what it added itself.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import secrets
@@ -22,7 +21,6 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from functools import partial
 from itertools import count, groupby, islice, repeat
 from operator import itemgetter
@@ -68,16 +66,16 @@ from pdn.db.schema import (
     MaterialRow,
     Occurrence,
     PlyRow,
-    SourceFile,
     TagRow,
 )
 from pdn.db.search import stored_positions
+from pdn.db.sources import mark_complete, present_indexes, source_files
 from pdn.game import Game
-from pdn.read.decoding import detect_encoding
 from pdn.read.files import FileProblem, shown_name
 from pdn.replay import Replay
 from pdn.rules.position import Position
 
+MARKED_AT_ONCE = 1000  # files marked imported whole in one transaction
 BATCH = 4000  # games written in one transaction: game ids are hash bits, so each batch's rows
 # land all over the tables' pages, and fewer commits write fewer pages (1,000 to 4,000 took 1.6 s
 # off an import of OCA_2.0.pdn into SQLite)
@@ -247,14 +245,6 @@ class ImportStats:
     per_file: dict[str, int] = field(default_factory=dict)
 
 
-def _file_digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def import_paths(
     engine: Engine,
     paths: Iterable[str | Path],
@@ -277,13 +267,14 @@ def import_paths(
     options = Options(variant, rules, candidates=candidates)
     runner = as_runner(workers)
     ids: dict[Path, int] = {}
-    for path in find_files(paths, on_problem):
-        fid, done = _source_file(engine, path, _file_digest(path))
-        if done:
+    sizes: dict[Path, int] = {}  # read that far: the bytes hashed, though a file grows
+    found = find_files(paths, on_problem)
+    for path, source in zip(found, source_files(engine, found), strict=True):
+        if source.complete:
             stats.skipped_files += 1
         else:
-            ids[path] = fid
-    tasks = plan(ids, options, runner)
+            ids[path], sizes[path] = source.id, source.size
+    tasks = plan(ids, options, runner, sizes)
     run = secrets.randbits(62)
     unread: set[str] = set()  # files that broke off while read: not marked imported whole
 
@@ -298,26 +289,26 @@ def import_paths(
     else:
         results = _import_here(engine, tasks, ids, options, runner, progress, batch, told, run)
     total = SpanCounts()
+    whole: list[tuple[int, int]] = []  # files read whole (id, games), marked so in groups
     with indexes_made_after(engine):
         for ft, counts in results:
             total.add(counts)
-            if ft.task.last and shown_name(ft.task.path) not in unread:
+            if ft.task.last and ft.task.path.stat().st_size < sizes[ft.task.path]:
+                stats.warnings.append(f"{shown_name(ft.task.path)}: shortened while imported: "
+                                      "not marked imported; import it again")  # fmt: skip
+            elif ft.task.last and shown_name(ft.task.path) not in unread:
                 games = ft.offset + counts.games
-                with engine.begin() as conn:
-                    conn.execute(
-                        update(SourceFile)
-                        .where(SourceFile.id == ft.file_id)
-                        .values(complete=True, games=games)
-                    )
+                whole.append((ft.file_id, games))
                 stats.files += 1
                 stats.per_file[str(ft.task.path)] = games
+                if len(whole) >= MARKED_AT_ONCE:  # a mark left undone: the next run makes it
+                    mark_complete(engine, whole)
+                    whole = []
+        mark_complete(engine, whole)
     stats.games, stats.added, stats.copies = total.games, total.added, total.copies
-    stats.already, stats.invalid, stats.syntax_errors = (
-        total.already,
-        total.invalid,
-        total.syntax_errors,
-    )
-    stats.also_fit, stats.warnings = total.also_fit, total.warnings
+    stats.already, stats.invalid = total.already, total.invalid
+    stats.syntax_errors, stats.also_fit = total.syntax_errors, total.also_fit
+    stats.warnings = total.warnings + stats.warnings  # the games', then the files'
     stats.same_moves = _same_moves(engine, list(ids.values()))
     return stats
 
@@ -385,9 +376,9 @@ def _import_here(
     run: int,
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
     """Tasks replayed by *runner* on the pipeline, their games written here (the single writer
-    SQLite wants); games stored by an earlier run are not replayed again. A file's games are
-    written in batches across its tasks (a batch per task made a commit per span) and told as
-    the file's last task."""
+    SQLite wants); games stored by an earlier run are not replayed again. Games are written in
+    batches across tasks and files (a batch per task made a commit per span, one per file a
+    commit per small file); a file is told, as its last task, once its last game is committed."""
     planned = {ft.task: ft for ft in _planned(engine, tasks, ids, run)}
     skip = {
         t: frozenset(i - ft.offset for i in ft.stored) for t, ft in planned.items() if ft.stored
@@ -395,10 +386,40 @@ def _import_here(
     results = replay_tasks(tasks, record_of, options, runner, progress, on_problem, skip)
     here = runner.workers + 1 if isinstance(runner, Processes) and runner.elsewhere else 1
     aside = (os.cpu_count() or 1) > here  # processes of the import on this machine
-    for path, group in groupby(results, key=lambda result: result[0].path):
-        read: list[Task] = []  # the file's tasks, as each is begun
-        counts = _store(engine, ids[path], 1, _chained(group, read), batch, run, aside)
-        yield FileTask(read[-1], ids[path], 0), counts
+    pending: list[tuple[int, Record]] = []
+    waiting: list[tuple[FileTask, SpanCounts]] = []  # read whole, games in pending or written
+    written: list[tuple[FileTask, SpanCounts]] = []  # games in the batch written last
+    with _batch_writer(engine, run, aside) as write:
+        for path, group in groupby(results, key=lambda result: result[0].path):
+            read: list[Task] = []  # the file's tasks, as each is begun
+            counts = SpanCounts()
+            for i, record in enumerate(_chained(group, read), 1):
+                if _counted(counts, i, record) and record is not None:
+                    pending.append((ids[path], record))
+                if len(pending) >= batch:  # a batch across files: small ones share it
+                    counts.add(write(pending))  # the batch before it is committed by now
+                    yield from written
+                    written, waiting, pending = waiting, [], []
+            waiting.append((FileTask(read[-1], ids[path], 0), counts))
+        if pending:
+            waiting[-1][1].add(write(pending))
+    yield from written + waiting  # every batch committed
+
+
+def _counted(counts: SpanCounts, index: int, record: Record | None) -> bool:
+    """Count the game at *index* of its file; whether it is to be written (not stored before)."""
+    if record is None:
+        counts.games += 1
+        counts.already += 1
+        return False
+    record.report.index = index
+    counts.count(record.report)
+    if record.nul:
+        counts.warnings.append(
+            f"{record.report.file}:{record.report.line}: game {index}: NUL bytes stored as "
+            f"{NUL_SHOWN}"
+        )
+    return True
 
 
 def _chained(
@@ -413,7 +434,7 @@ def _chained(
 def _planned(engine: Engine, tasks: list[Task], ids: dict[Path, int], run: int) -> list[FileTask]:
     """The tasks with the index their games are numbered from (a span's first game's, counted
     when the file was cut) and the indexes of their games stored before the import began."""
-    present = {fid: sorted(_present_indexes(engine, fid)) for fid in ids.values()}
+    present = {fid: sorted(n) for fid, n in present_indexes(engine, list(ids.values())).items()}
     planned: list[FileTask] = []
     for task, after in zip(tasks, [*tasks[1:], None], strict=False):
         known = present[ids[task.path]]
@@ -477,17 +498,8 @@ def _store(
     pending: list[tuple[int, Record]] = []
     with _batch_writer(engine, run, aside) as write:
         for i, record in enumerate(records, first):
-            if record is None:
-                counts.games += 1
-                counts.already += 1
+            if not _counted(counts, i, record) or record is None:
                 continue
-            record.report.index = i
-            counts.count(record.report)
-            if record.nul:
-                counts.warnings.append(
-                    f"{record.report.file}:{record.report.line}: game {i}: NUL bytes stored as "
-                    f"{NUL_SHOWN}"
-                )
             pending.append((file_id, record))
             if len(pending) >= batch:
                 counts.add(write(pending))
@@ -555,31 +567,6 @@ def _same_moves(engine: Engine, file_ids: list[int]) -> int:
     )
     with engine.connect() as conn:
         return int(conn.execute(query).scalar() or 0)
-
-
-def _source_file(engine: Engine, path: Path, digest: str) -> tuple[int, bool]:
-    """The id of the file's row (made if new: two imports at once share it) and whether it was
-    imported whole already."""
-    with path.open("rb") as fh:
-        encoding = detect_encoding(fh)
-    new = {"path": shown_name(path), "sha256": digest, "size": path.stat().st_size,
-           "encoding": encoding, "complete": False, "games": 0,
-           "imported_at": datetime.now(UTC).replace(tzinfo=None)}  # fmt: skip
-    with engine.begin() as conn:
-        upsert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
-        conn.execute(upsert(SourceFile).values(new).on_conflict_do_nothing())
-        row = conn.execute(
-            select(SourceFile.id, SourceFile.complete).where(
-                SourceFile.path == shown_name(path), SourceFile.sha256 == digest
-            )
-        ).one()
-        return int(row[0]), bool(row[1])
-
-
-def _present_indexes(engine: Engine, file_id: int) -> set[int]:
-    with engine.connect() as conn:
-        rows = conn.execute(select(Occurrence.file_index).where(Occurrence.file_id == file_id))
-        return {r[0] for r in rows}
 
 
 RETRIES = 5

@@ -49,6 +49,7 @@ from pdn.db.schema import (
     SourceFile,
     TagRow,
 )
+from pdn.db.sources import source_files
 from pdn.db.store import ImportStats, Record, SpanCounts, import_paths, span_records
 from pdn.game import Game
 from pdn.read.reader import read_games
@@ -592,7 +593,7 @@ def test_a_task_run_again_counts_the_games_its_first_attempt_wrote(db: str) -> N
     path = SAMPLES / "english-oca-first20.pdn"
     task = Task(path, None, "english", path.stat().st_size)
     engine = open_database(db)
-    file_id, _ = pdn.db.store._source_file(engine, path, pdn.db.store._file_digest(path))
+    file_id = source_files(engine, [path])[0].id
     died = pdn.db.store._store(engine, file_id, 1, span_records(task, Options())[:12], 5, 7)
     assert (died.games, died.added) == (12, 12)
     again = pdn.db.store._store(engine, file_id, 1, span_records(task, Options()), 5, 7)

@@ -21,7 +21,7 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -248,10 +248,15 @@ def served_errors(db: str, damage: object = None) -> list[tuple[int, str]]:
 def test_a_damaged_database_is_one_line_on_the_page(samples_db: Path, tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.db"
     shutil.copy(samples_db, damaged)
-    size = damaged.stat().st_size
-    with damaged.open("r+b") as fh:  # every page past those the open check reads
-        fh.seek(4096 * 10)
-        fh.write(b"\xff" * (size - 4096 * 10))
+    with sqlite3.connect(damaged) as conn:  # the root pages of all but what the open reads
+        pages = [n for (n,) in conn.execute(
+            "SELECT rootpage FROM sqlite_master WHERE rootpage > 0 AND tbl_name != 'pdn_meta'"
+        )]  # fmt: skip
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    with damaged.open("r+b") as fh:
+        for page in pages:
+            fh.seek((page - 1) * size)
+            fh.write(b"\xff" * size)
     for status, error in served_errors(str(damaged)):
         assert status == 503 and error.startswith("the database file is damaged (")
 
@@ -377,3 +382,117 @@ def test_a_square_given_twice_in_a_fen_is_refused() -> None:
     done = pdn("moves", "-v", "english", "--fen", "B:W1,1,1:B5")
     assert done.returncode == 2 and "a square holds two pieces" in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+# -- 5. a file that grows while it is imported -------------------------------------------------
+
+HALF_WRITTEN = '\n[Event "later"]\n[White "A"]\n[Black "B"]\n[GameType "21"]\n1. 11-15 23-19 2. 8-'
+
+
+def changed_during(monkeypatch: pytest.MonkeyPatch, change: Callable[[], object]) -> None:
+    """*change* is made right after the import hashed its files, before it reads them."""
+    import pdn.db.store
+    from pdn.db.sources import source_files as hashed
+
+    def then_changed(engine: object, paths: list[Path]) -> object:
+        found = hashed(engine, paths)  # type: ignore[arg-type]
+        change()
+        return found
+
+    monkeypatch.setattr(pdn.db.store, "source_files", then_changed)
+
+
+def appended(path: Path, text: str) -> Callable[[], object]:
+    def append() -> object:
+        with path.open("a", encoding="utf-8") as fh:
+            return fh.write(text)
+
+    return append
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_file_that_grows_is_imported_as_it_was(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    from conftest import corpus_dir
+    from pdn.archive.parallel import SPAN_BYTES
+    from pdn.db.sources import file_digest
+    from pdn.read.reader import read_games
+
+    if workers == 1:  # a small file: one task
+        games = [g.raw for g in read_games(SAMPLES / "english-oca-first20.pdn")]
+    else:  # larger than a span: cut for two workers
+        games, size = [], 0
+        for game in read_games(corpus_dir() / "english" / "OCA_2.0.pdn"):
+            games.append(game.raw)
+            size += len(game.raw) + 2
+            if size > 3 * SPAN_BYTES:
+                break
+    path = tmp_path / "growing.pdn"
+    path.write_text("\n\n".join(games) + "\n", encoding="utf-8")
+    before, digest = path.stat().st_size, file_digest(path)
+    changed_during(monkeypatch, appended(path, HALF_WRITTEN))
+    engine = open_database(db)
+    stats = import_paths(engine, [path], workers=workers)
+    assert path.stat().st_size > before  # it did grow
+    assert (stats.games, stats.added, stats.syntax_errors) == (len(games), len(games), 0)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT sha256, size, games, complete FROM source_files")).all()
+        assert rows == [(digest, before, len(games), True)]  # the file as hashed
+        assert conn.execute(text("SELECT count(*) FROM games")).scalar() == len(games)
+    monkeypatch.undo()
+    again = import_paths(engine, [path])  # the grown file: another file, its old games copies
+    assert again.games == len(games) + 1 and again.syntax_errors == 1
+    assert again.added == 1 and again.copies == len(games)
+    engine.dispose()
+
+
+def test_a_file_shortened_while_imported_is_not_marked_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "shrinking.pdn"
+    shutil.copy(SAMPLES / "english-oca-first20.pdn", path)
+    size = path.stat().st_size
+    changed_during(monkeypatch, lambda: os.truncate(path, size // 2))
+    engine = open_database(str(tmp_path / "s.db"))
+    stats = import_paths(engine, [path])
+    assert stats.files == 0 and stats.warnings == [
+        f"{path}: shortened while imported: not marked imported; import it again"
+    ]
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT complete FROM source_files")).scalar() == 0
+    engine.dispose()
+
+
+# -- 10. many small files ------------------------------------------------------------------------
+
+
+def test_many_one_game_files_are_written_in_few_transactions(tmp_path: Path) -> None:
+    import time
+
+    from sqlalchemy import event
+
+    from pdn.archive.validate import validate_paths
+    from pdn.read.reader import read_games
+
+    folder = tmp_path / "one-game-files"
+    folder.mkdir()
+    for i, game in enumerate(read_games(SAMPLES / "english-oca-first20.pdn")):
+        for copy in range(50):  # 1,000 files, each game under its own event
+            raw = game.raw.replace('[Event "', f'[Event "{copy}: ', 1)
+            (folder / f"g{i:02d}-{copy:02d}.pdn").write_text(raw + "\n", encoding="utf-8")
+    engine = open_database(str(tmp_path / "many.db"))
+    commits: list[int] = []
+    event.listen(engine, "commit", lambda conn: commits.append(1))
+    started = time.process_time()
+    stats = import_paths(engine, [folder])
+    imported = time.process_time() - started
+    assert stats.files == stats.games == stats.added == 1000
+    assert len(commits) <= 6  # the file rows, one batch, the marks of the files (were 3 per file)
+    started = time.process_time()
+    assert sum(1 for _ in validate_paths([folder])) == 1000
+    validated = time.process_time() - started
+    print(f"1,000 one-game files: import {imported:.2f} s of CPU, validate {validated:.2f} s, "
+          f"{len(commits)} commits")  # fmt: skip
+    assert imported < 3 * validated, (imported, validated)  # were 7 times
+    engine.dispose()

@@ -14,12 +14,12 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from pdn.read.reader import Span, game_spans
+from pdn.read.reader import Span, game_spans, whole_span
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -41,6 +41,7 @@ class Task:
     span: Span | None
     prefer: str | None
     size: int  # bytes to read (for progress)
+    file_size: int | None = None  # the file's bytes that are read (None: as many as it has)
 
     @property
     def first(self) -> bool:
@@ -49,25 +50,39 @@ class Task:
 
     @property
     def last(self) -> bool:
-        """Whether the task ends its file."""
-        return self.span is None or self.span.end == self.path.stat().st_size
+        """Whether the task ends its file (as it was planned)."""
+        end = self.path.stat().st_size if self.file_size is None else self.file_size
+        return self.span is None or self.span.end == end
 
 
 def file_tasks(
-    files: Iterable[Path], workers: int, prefer: Callable[[Path], str | None]
+    files: Iterable[Path],
+    workers: int,
+    prefer: Callable[[Path], str | None],
+    sizes: Mapping[Path, int] | None = None,
 ) -> list[Task]:
     """The work for *files*: whole files, and large ones cut into spans of whole games (at least
-    four per worker, at most about SPAN_BYTES each); *prefer* gives a file's variant preference."""
+    four per worker, at most about SPAN_BYTES each); *prefer* gives a file's variant preference.
+    With *sizes*, a file is read up to that size only (what was hashed, though it grows)."""
     tasks: list[Task] = []
     for f in files:
         preference = prefer(f)
-        size = f.stat().st_size
+        size = f.stat().st_size if sizes is None else sizes[f]
+        upto = None if sizes is None else size
         if size > SPAN_BYTES:
             parts = max(4 * workers if workers > 1 else 1, -(-size // SPAN_BYTES))
-            tasks.extend(Task(f, s, preference, s.end - s.start) for s in game_spans(f, parts))
+            spans = game_spans(f, parts, upto=upto)
+            tasks.extend(Task(f, s, preference, s.end - s.start, upto) for s in spans)
         else:
-            tasks.append(Task(f, None, preference, size))
+            tasks.append(whole_task(f, preference, upto))
     return tasks
+
+
+def whole_task(path: Path, prefer: str | None, upto: int | None = None) -> Task:
+    """A whole file as a task; with *upto*, its first *upto* bytes only."""
+    if upto is None:
+        return Task(path, None, prefer, path.stat().st_size)
+    return Task(path, whole_span(path, upto), prefer, upto, upto)
 
 
 class Runner(Protocol):

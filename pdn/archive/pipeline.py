@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from pdn.archive.parallel import Runner, Task, as_runner, file_tasks, run_tasks
+from pdn.archive.parallel import Runner, Task, as_runner, file_tasks, run_tasks, whole_task
 from pdn.game import Game
 from pdn.read.files import FileProblem, pdn_files, shown_name
 from pdn.read.reader import game_files, read_games
@@ -84,9 +84,12 @@ def file_preference(path: Path, variant: str | None, rules: str, look: int = 50)
     return None
 
 
-def plan(files: Iterable[Path], options: Options, runner: Runner) -> list[Task]:
+def plan(
+    files: Iterable[Path], options: Options, runner: Runner, sizes: Mapping[Path, int] | None = None
+) -> list[Task]:
     """The tasks for *files*: whole files when this process runs them, else large files cut into
-    spans of whole games for the runner's workers; each with its file's preference."""
+    spans of whole games for the runner's workers; each with its file's preference. With
+    *sizes*, a file is read up to that size only (the bytes an import hashed)."""
     if options.variant:
         get_variant(options.variant)  # fail early on a bad name
 
@@ -94,8 +97,8 @@ def plan(files: Iterable[Path], options: Options, runner: Runner) -> list[Task]:
         return file_preference(f, options.variant, options.rules) if options.replay else None
 
     if not runner.elsewhere:
-        return [Task(f, None, prefer(f), f.stat().st_size) for f in files]
-    return file_tasks(files, runner.workers, prefer)
+        return [whole_task(f, prefer(f), None if sizes is None else sizes[f]) for f in files]
+    return file_tasks(files, runner.workers, prefer, sizes)
 
 
 def task_games(

@@ -66,16 +66,28 @@ class Span:
     index: int = 0  # 0-based index in the file of the range's first game
 
 
+def whole_span(path: str | os.PathLike[str], size: int) -> Span | None:
+    """The first *size* bytes of a file as one span: the file as it was, though it grows while
+    it is read (None for a binary file, which is not read)."""
+    with Path(path).open("rb") as fh:
+        family = sniff(fh.read(BLOCK))
+    return None if family == "binary" else Span(0, size, 1, family)
+
+
 def game_spans(
-    path: str | os.PathLike[str], parts: int, max_game_bytes: int | None = None
+    path: str | os.PathLike[str],
+    parts: int,
+    max_game_bytes: int | None = None,
+    upto: int | None = None,
 ) -> list[Span]:
-    """Cut a file into about *parts* byte ranges of whole games (for parallel work). Each range
-    starts at a tag line and knows the index of its first game: the games of the ranges are
-    those of a read of the whole file, with the same indexes."""
+    """Cut a file (its first *upto* bytes if given) into about *parts* byte ranges of whole
+    games (for parallel work). Each range starts at a tag line and knows the index of its first
+    game: the games of the ranges are those of a read of the whole file, with the same
+    indexes."""
     limit = game_size_limit(max_game_bytes)
     with Path(path).open("rb") as fh:
         family = sniff(fh.read(BLOCK))
-        size = fh.seek(0, os.SEEK_END)
+        size = fh.seek(0, os.SEEK_END) if upto is None else upto
         fh.seek(0)
         if family == "binary":
             return [Span(0, size, 1, family)]
