@@ -22,7 +22,7 @@ COLUMNS = ["group", "file", "index", "line", "white", "black", "event", "date", 
 
 
 def file_duplicates(
-    paths: Iterable[str | Path], by: Same, variant: str | None = None, rules: str = "seed"
+    paths: Iterable[str | Path], by: Same, variant: str | None = None, rules: str = "common"
 ) -> pd.DataFrame:
     """The groups of duplicates among the games under *paths*, in reading order."""
     rows = [

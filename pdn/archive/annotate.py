@@ -78,7 +78,7 @@ def annotate_paths(
     paths: Iterable[str | Path],
     notes: Notes,
     variant: str | None = None,
-    rules: str = "seed",
+    rules: str = "common",
     workers: int | Runner = 1,
     progress: Progress | None = None,
     on_problem: OnProblem | None = None,

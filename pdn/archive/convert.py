@@ -289,7 +289,7 @@ def convert_paths(
     to: str = "pdn",
     style: Style | None = None,
     variant: str | None = None,
-    rules: str = "seed",
+    rules: str = "common",
     workers: int | Runner = 1,
     progress: Progress | None = None,
     on_problem: OnProblem | None = None,

@@ -82,7 +82,7 @@ def filter_paths(
     drop: Same | None = None,
     output: Output | None = None,
     variant: str | None = None,
-    rules: str = "seed",
+    rules: str = "common",
     workers: int | Runner = 1,
     progress: Progress | None = None,
     on_problem: OnProblem | None = None,

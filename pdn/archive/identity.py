@@ -131,7 +131,7 @@ def identified(game: Game, replay: Replay | None) -> Identified:
 
 
 def identify_paths(
-    paths: Iterable[str | Path], variant: str | None = None, rules: str = "seed"
+    paths: Iterable[str | Path], variant: str | None = None, rules: str = "common"
 ) -> Iterator[Identified]:
     """Every game under *paths*, replayed as validate and import replay it (on the pipeline),
     with its identity."""

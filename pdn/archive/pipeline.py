@@ -44,7 +44,7 @@ class Options:
     allows, to list the *candidates* they fit."""
 
     variant: str | None = None
-    rules: str = "seed"
+    rules: str = "common"
     replay: bool = True
     candidates: bool = False
 

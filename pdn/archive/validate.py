@@ -110,7 +110,7 @@ def _error(e: MoveError) -> dict[str, Any]:
 
 
 def validate_file(
-    path: str | Path, variant: str | None = None, rules: str = "seed", candidates: bool = False
+    path: str | Path, variant: str | None = None, rules: str = "common", candidates: bool = False
 ) -> list[GameReport]:
     """Reports for every game of one file (*candidates*: see :func:`validate_paths`)."""
     return list(validate_paths([path], variant, rules, candidates=candidates))
@@ -119,7 +119,7 @@ def validate_file(
 def validate_paths(
     paths: Iterable[str | Path],
     variant: str | None = None,
-    rules: str = "seed",
+    rules: str = "common",
     workers: int | Runner = 1,
     progress: Progress | None = None,
     candidates: bool = False,
