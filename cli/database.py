@@ -17,6 +17,7 @@ from pdn.archive.identity import Same
 from pdn.archive.openings import OpeningNames, OpeningsError, opening_names
 from pdn.cli.common import (
     DbOpt,
+    EncodingOpt,
     FenOpt,
     FrameFormat,
     FrameFormatOpt,
@@ -289,6 +290,7 @@ def duplicates(
         ),
     ] = Same.COPIES,
     variant: GameVariantOpt = None,
+    encoding: EncodingOpt = None,
     fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:

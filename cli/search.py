@@ -18,6 +18,7 @@ from pdn.archive.selection import SpecError, parse_material, parse_pattern
 from pdn.cli.common import (
     ClusterOpt,
     DbOpt,
+    EncodingOpt,
     FrameFormatOpt,
     MaxSizeOpt,
     OutputOpt,
@@ -192,6 +193,7 @@ def filter_command(
     material_plies: MaterialPliesOpt = 1,
     pattern: PatternOpt = None,
     aliases: AliasesOpt = None,
+    encoding: EncodingOpt = None,
     count: Annotated[bool, typer.Option("--count", help="Only count the games.")] = False,
     drop_duplicates: Annotated[
         Same | None,
@@ -291,6 +293,7 @@ def players_command(
         typer.Argument(help="PDN files or folders (tags only are read); none: the database."),
     ] = None,
     db: DbOpt = "draughts.db",
+    encoding: EncodingOpt = None,
     every: Annotated[
         bool, typer.Option("--all", help="Every name, also those that look like no other.")
     ] = False,
