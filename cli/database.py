@@ -15,6 +15,7 @@ from pdn.archive.openings import OpeningNames
 from pdn.cli.asking import asking, print_frame
 from pdn.cli.common import (
     DbOpt,
+    EncodingOpt,
     FenOpt,
     FrameFormat,
     FrameFormatOpt,
@@ -128,6 +129,7 @@ def duplicates(
         ),
     ] = Same.COPIES,
     variant: GameVariantOpt = None,
+    encoding: EncodingOpt = None,
     fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:

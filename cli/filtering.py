@@ -13,6 +13,7 @@ from pdn.archive.criteria import Criteria
 from pdn.archive.identity import Same
 from pdn.cli.common import (
     ClusterOpt,
+    EncodingOpt,
     MaxSizeOpt,
     OutputOpt,
     Paths,
@@ -71,6 +72,7 @@ def filter_command(
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,
+    encoding: EncodingOpt = None,  # set by its callback for every file read
 ) -> None:
     """The games of PDN files that match, written as they were read (or converted with --to),
     or counted; every criterion as in pdn query."""

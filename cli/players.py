@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from pdn.cli.asking import asking, print_frame
-from pdn.cli.common import DbOpt, FrameFormatOpt, OutputOpt, check_inputs, check_output, say
+from pdn.cli.common import DbOpt, EncodingOpt, FrameFormatOpt, OutputOpt, check_inputs, check_output, say
 from pdn.cli.connect import open_db
 from pdn.cli.output import written
 from pdn.game import Game
@@ -26,6 +26,7 @@ def players_command(
         typer.Argument(help="PDN files or folders (tags only are read); none: the database."),
     ] = None,
     db: DbOpt = "draughts.db",
+    encoding: EncodingOpt = None,  # set by its callback for every file read
     every: Annotated[
         bool, typer.Option("--all", help="Every name, also those that look like no other.")
     ] = False,

@@ -128,7 +128,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "winner": winner(game, report.variant),
         "variant": report.variant,
         "variant_source": report.variant_source,
-        "rules": replay.rules.name if replay else "seed",
+        "rules": replay.rules.name if replay else "common",
         "start_fen": (start_fen(replay) if replay else None) or game.fen,
         "from_start": start is not None and start == Position.start(start.variant),
         "termination": report.termination,

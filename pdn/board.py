@@ -168,6 +168,9 @@ class Board:
         pushed, the counts towards the draw rules and the repetitions carry on (pop() undoes the
         move before it, not the setup)."""
         self.position = position
+        if self._eg is not None:
+            self._eg.setup = True
+            self._eg.cut(self.ply - 1)
 
     def copy(self) -> Board:
         """An independent board with the same position and history."""
@@ -406,16 +409,16 @@ class Board:
 _NEVER = 1 << 40  # the count of a rule the set does not have
 
 # One change of the material: the ply, the material (white men, white kings, black men, black
-# kings), whether a lone king stands on the main diagonal, the side to move there, and the ply
-# and side to move where that material began
-_Mark = tuple[int, tuple[int, int, int, int], bool, int, int, int]
+# kings; None for more pieces than any rule counts), whether a lone king stands on the main
+# diagonal, the side to move there, and the ply and side to move where that material began
+_Mark = tuple[int, tuple[int, int, int, int] | None, bool, int, int, int]
 
 
 class _Endgame:
     """The counts of the endgame rules, found from the positions of the board as they are asked
     for (the first endgame draw is looked for only when Board.draw is read)."""
 
-    __slots__ = ("diagonal", "found", "marks", "most", "rules", "scanned")
+    __slots__ = ("diagonal", "found", "marks", "most", "rules", "scanned", "setup")
 
     def __init__(self, rules: tuple[DrawRule, ...], diagonal: int, most: int) -> None:
         self.rules = rules
@@ -424,6 +427,7 @@ class _Endgame:
         self.marks: list[_Mark] = []
         self.scanned = -1  # the last ply looked at
         self.found: Ending | None = None
+        self.setup = False  # a position was set mid-game: pieces may have come on the board
 
     @classmethod
     def of(cls, rules: tuple[DrawRule, ...], position: Position) -> _Endgame:
@@ -442,6 +446,7 @@ class _Endgame:
     def copy(self) -> _Endgame:
         twin = _Endgame(self.rules, self.diagonal, self.most)
         twin.marks, twin.scanned, twin.found = self.marks.copy(), self.scanned, self.found
+        twin.setup = self.setup
         return twin
 
     def cut(self, ply: int) -> None:
@@ -457,17 +462,26 @@ class _Endgame:
         """The first endgame draw up to the last ply of *stack* (*position* after it)."""
         n = len(stack)
         marks = self.marks
+        most = self.most
+        end = position
+        pieces = end.white_men | end.white_kings | end.black_men | end.black_kings
+        if not self.setup and pieces.bit_count() > most and self.found is None:
+            # moves never add pieces: no position of the game had few enough for a rule
+            if not marks or marks[-1][1] is not None:
+                marks.append((n, None, False, n, position.turn, position.turn))
+            self.scanned = n
+            return None
         while self.scanned < n and self.found is None:
             ply = self.scanned = self.scanned + 1
             pos = stack[ply][1] if ply < n else position
-            material = (
-                pos.white_men.bit_count(),
-                pos.white_kings.bit_count(),
-                pos.black_men.bit_count(),
-                pos.black_kings.bit_count(),
-            )
-            lone = pos.black_kings if material[2:] == (0, 1) else 0
-            lone |= pos.white_kings if material[:2] == (0, 1) else 0
+            wm, wk, bm, bk = pos.white_men, pos.white_kings, pos.black_men, pos.black_kings
+            if (wm | wk | bm | bk).bit_count() > most:  # no rule counts: one mark for the run
+                if not marks or marks[-1][1] is not None:
+                    marks.append((ply, None, False, ply, pos.turn, pos.turn))
+                continue
+            material = (wm.bit_count(), wk.bit_count(), bm.bit_count(), bk.bit_count())
+            lone = bk if material[2:] == (0, 1) else 0
+            lone |= wk if material[:2] == (0, 1) else 0
             diagonal = bool(lone & self.diagonal)
             last = marks[-1] if marks else None
             if last is None or last[1] != material or last[2] != diagonal:
@@ -476,8 +490,6 @@ class _Endgame:
                 )
                 last = (ply, material, diagonal, began, turn, pos.turn)
                 marks.append(last)
-            if sum(material) > self.most:
-                continue
             for rule in self.rules:
                 if not rule.applies(material) or (rule.main_diagonal and not diagonal):
                     continue

@@ -19,6 +19,7 @@ from pdn.db.store import import_paths
 from pdn.read.reader import read_string
 from pdn.replay import Replay, replay_game
 from pdn.rules.draw import COMMON, FMJD, RUSSIAN, WCDF, Termination, draw_rules, ending_text
+from pdn.rules.fen import parse_fen
 from pdn.rules.variants import get_variant
 from pdn.web.app import make_app
 
@@ -62,6 +63,21 @@ def test_fmjd_sixteen_moves_with_three_pieces_against_a_lone_king() -> None:
     board.pop()  # the count went back to 31 plies: no draw yet
     assert board.draw is None and board.outcome() is None
     assert _first_draw("international", fen, THREE_KINGS, "common") is None
+
+
+def test_fmjd_count_starts_at_a_setup_in_the_movetext() -> None:
+    # two opening plies, then a /FEN/ setup of three kings against one (as replay applies it):
+    # the endgame count starts at that position, ply 2, and draws at ply 2 + 32
+    board = Board("international", None, "official")
+    board.push("32-28")
+    board.push("19-23")
+    assert board.draw is None  # looked at before the setup
+    board.set_position(parse_fen("W:WK46,K47,K48:BK35", get_variant("international")))
+    for move in THREE_KINGS[:31]:
+        board.push(move)
+    assert board.draw is None
+    board.push(THREE_KINGS[31])
+    assert board.draw is not None and (board.draw.label, board.draw.ply) == ("draw-16-moves", 34)
 
 
 def test_fmjd_count_restarts_when_a_man_is_crowned() -> None:

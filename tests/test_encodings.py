@@ -10,7 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import corpus_files
+from pdn.archive.validate import validate_paths
 from pdn.cli.app import app
+from pdn.db.connection import open_database
+from pdn.db.report import html_report
+from pdn.db.store import import_paths
 from pdn.read import decoding
 from pdn.read.decoding import (
     ENCODING_VARIABLE,
@@ -116,3 +120,15 @@ def test_code_page_names() -> None:
     for name in ("utf-8", "utf-16", "nonsense"):
         with pytest.raises(LookupError):
             code_page_named(name)
+
+
+def test_the_report_names_the_code_page_each_file_was_read_in(corpus: Path, tmp_path: Path) -> None:
+    path = corpus / "russian/wiegerw2017-FAIL-abatsiev-cp1251.pdn"
+    engine = open_database(str(tmp_path / "cp.db"))
+    import_paths(engine, [path])
+    page = html_report(engine, "cp1251")
+    assert "Files not in UTF-8, and the code page each was read in" in page
+    assert f"<td>{path}</td><td>cp1251</td>" in page
+    [report, *_] = validate_paths([path])
+    assert report.encoding == "cp1251" and report.as_dict()["encoding"] == "cp1251"
+    engine.dispose()

@@ -1,8 +1,8 @@
 """Draw rules as data, by federation, each with its source (docs/rules.md), and the endings they
 give: the common rules (the default, spec/rules.md §2) and the official rules of each federation.
 
->>> from pdn.rules.variants import VARIANTS
->>> rules = draw_rules("official", VARIANTS["international"])
+>>> from pdn.rules.variants import get_variant
+>>> rules = draw_rules("official", get_variant("international"))
 >>> [(r.label, r.ends_game) for r in rules.rules]  # doctest: +NORMALIZE_WHITESPACE
 [('draw-repetition', True), ('draw-25-moves', True), ('draw-16-moves', True),
  ('draw-5-moves', True)]
@@ -92,10 +92,6 @@ class DrawRule:
         strong = Color.BLACK if material[:2] == (0, 1) else Color.WHITE
         return start + 2 * self.moves - (1 if turn == strong else 0)
 
-    def text(self) -> str:
-        """The rule as the CLI, the report and the page name it."""
-        return ending_text(self.label)
-
 
 def _repetition(source: str, ends_game: bool, times: int = 3) -> DrawRule:
     return DrawRule("draw-repetition", Termination.REPETITION, source, ends_game, repetitions=times)
@@ -149,12 +145,6 @@ class DrawRules:
         rule = self.moves_rule
         return rule.moves if rule else 0
 
-    @property
-    def termination(self) -> str:
-        """The label of the moves-rule draw, e.g. ``draw-40-moves``."""
-        rule = self.moves_rule
-        return rule.label if rule else ""
-
 
 def simple_rules(name: str, quiet_moves: int, reset: QuietReset, repetitions: int) -> DrawRules:
     """A rule set of a moves rule and a repetition rule, both ending the game by themselves."""
@@ -175,7 +165,6 @@ COMMON = DrawRules(
         _moves(_SPEC, True, 40, QuietReset.CAPTURE_OR_PROMOTION),
     ),
 )
-SEED = COMMON  # the rule set's former name
 
 _FMJD = "FMJD Annex 1 (official rules of international draughts), art. 6"
 FMJD = DrawRules(
