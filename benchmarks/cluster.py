@@ -28,8 +28,9 @@ from pdn.archive.parallel import file_tasks
 from pdn.archive.pipeline import Options
 from pdn.archive.validate import validate_paths
 from pdn.db.connection import open_database
+from pdn.db.records import Record
 from pdn.db.schema import SourceFile
-from pdn.db.store import Record, import_paths, span_records, write_batch
+from pdn.db.store import import_paths, span_records, write_batch
 
 BATCH = 500
 

@@ -27,8 +27,9 @@ from _env import corpus_file, timed
 from pdn.archive.pipeline import replay_paths
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
+from pdn.db.records import Record, build_record
 from pdn.db.schema import GameRow
-from pdn.db.store import BATCH, Record, build_record, import_paths, indexes_made_after, write_batch
+from pdn.db.store import BATCH, import_paths, indexes_made_after, write_batch
 from pdn.game import Game
 from pdn.replay import Replay
 

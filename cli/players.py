@@ -9,7 +9,15 @@ from typing import Annotated
 import typer
 
 from pdn.cli.asking import asking, print_frame
-from pdn.cli.common import DbOpt, EncodingOpt, FrameFormatOpt, OutputOpt, check_inputs, check_output, say
+from pdn.cli.common import (
+    DbOpt,
+    EncodingOpt,
+    FrameFormatOpt,
+    OutputOpt,
+    check_inputs,
+    check_output,
+    say,
+)
 from pdn.cli.connect import open_db
 from pdn.cli.output import written
 from pdn.game import Game

@@ -15,8 +15,8 @@ import pandas as pd
 from sqlalchemy import BigInteger, Engine, cast, func, select
 
 from pdn.archive.identity import Same, duplicate_groups, identify_paths
+from pdn.db.records import PLACE_BITS
 from pdn.db.schema import GameRow, Occurrence, SourceFile
-from pdn.db.store import PLACE_BITS
 
 COLUMNS = ["group", "file", "index", "line", "white", "black", "event", "date", "result"]
 

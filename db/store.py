@@ -13,7 +13,6 @@ what one writer would, and each import counts what it added itself.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 from bisect import bisect_right
@@ -22,7 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import count, groupby, islice, repeat
+from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -44,8 +43,6 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import aliased
 
-from pdn.archive.criteria import winner
-from pdn.archive.identity import game_identity, main_line, start_fen
 from pdn.archive.parallel import Processes, Runner, Task, as_runner, run_tasks
 from pdn.archive.pipeline import (
     OnProblem,
@@ -56,8 +53,9 @@ from pdn.archive.pipeline import (
     replay_tasks,
     task_games,
 )
-from pdn.archive.validate import GameReport, report_game
+from pdn.archive.validate import GameReport
 from pdn.db.connection import connect
+from pdn.db.records import Record, build_record, place
 from pdn.db.schema import (
     NUL_SHOWN,
     Base,
@@ -68,115 +66,15 @@ from pdn.db.schema import (
     PlyRow,
     TagRow,
 )
-from pdn.db.search import stored_positions
 from pdn.db.sources import mark_complete, present_indexes, source_files
 from pdn.game import Game
 from pdn.read.files import FileProblem, shown_name
 from pdn.replay import Replay
-from pdn.rules.position import Position
 
 MARKED_AT_ONCE = 1000  # files marked imported whole in one transaction
 BATCH = 4000  # games written in one transaction: game ids are hash bits, so each batch's rows
 # land all over the tables' pages, and fewer commits write fewer pages (1,000 to 4,000 took 1.6 s
 # off an import of OCA_2.0.pdn into SQLite)
-
-
-# -- rows of one game -------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Record:
-    """Everything stored for one game: its report and its rows, built once, as written. The
-    rows are tuples of plain values, which the garbage collector stops walking once it has seen
-    them (an import holds a batch of records: as lists they cost it 1.2 s CPU on OCA_2.0.pdn)."""
-
-    report: GameReport
-    row: dict[str, Any]  # the games-table values, but for the place the game was read from
-    tags: tuple[tuple[int, int, str, str], ...]  # game id, position, name, value
-    plies: tuple[tuple[int, int, str, int, int], ...]  # game id, ply, move, before, after
-    material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
-    boards: tuple[tuple[int, bytes], ...]  # game id, its positions packed (none without replay)
-    nul: bool = False  # NUL bytes in the text were stored as NUL_SHOWN
-
-
-def build_record(game: Game, replay: Replay | None) -> Record:
-    """The record of one game and its replay (None: it did not parse)."""
-    report = report_game(game, replay)
-    moves = main_line(replay) if replay else []
-    identity = game_identity(game, replay, moves)
-    gid = game_id(identity.record)
-    positions = replay.positions[: len(moves) + 1] if replay else []
-    stored = stored_positions(gid, positions, bool(moves))
-    digests = stored.digests
-    plies = tuple(zip(repeat(gid), count(1), moves, digests, islice(digests, 1, None)))
-    start = replay.positions[0] if replay and replay.positions else None
-    result = game.result
-    row = {
-        "id": gid,
-        "game_hash": identity.record,
-        "moves_hash": identity.moves,
-        "line": game.source.line,
-        "event": game.event,
-        "site": game.site,
-        "date": game.date,
-        "year": game.year,
-        "round": game.round,
-        "white": game.white,
-        "black": game.black,
-        "result": result,
-        "outcome": game.outcome.value,
-        "winner": winner(game, report.variant),
-        "variant": report.variant,
-        "variant_source": report.variant_source,
-        "rules": replay.rules.name if replay else "common",
-        "start_fen": (start_fen(replay) if replay else None) or game.fen,
-        "from_start": start is not None and start == Position.start(start.variant),
-        "termination": report.termination,
-        "termination_ply": report.termination_ply,
-        "plies": report.plies,
-        "valid": report.valid,
-        "errors": _errors_json(report),
-        "moves": " ".join(moves),
-        "opening_hash": plies[2][4] if len(plies) >= 3 else None,
-        "final_hash": plies[-1][4] if plies else (start.digest() if start else None),
-        "pdn": game.raw,
-    }
-    nul = "\x00" in game.raw
-    if nul:  # PostgreSQL text cannot hold NUL: both databases store NUL_SHOWN in its place
-        for column in _TEXTS:
-            row[column] = _shown(row[column])
-        tags = tuple((gid, i, _shown(n), _shown(v)) for i, (n, v) in enumerate(game.tags.items()))
-    else:
-        tags = tuple((gid, i, n, v) for i, (n, v) in enumerate(game.tags.items()))
-    return Record(report, row, tags, plies, stored.material, stored.boards, nul)
-
-
-_TEXTS = ("event", "site", "date", "round", "white", "black", "result", "start_fen", "pdn")
-
-
-def _errors_json(report: GameReport) -> str:
-    """The errors column: the report's errors, or its syntax error, as a JSON list."""
-    errors = report.errors if not report.syntax_error else [report.syntax_error]
-    return json.dumps(errors) if errors else "[]"  # (as json.dumps writes an empty list)
-
-
-def _shown(text: Any) -> Any:
-    return text.replace("\x00", NUL_SHOWN) if isinstance(text, str) else text
-
-
-# -- import ----------------------------------------------------------------------------------
-
-PLACE_BITS = 32  # a place is file id and index in the file, packed into one number
-
-
-def place(file_id: int, index: int) -> int:
-    """The import-order key of the *index*-th game of a file (ordered by file id, then index)."""
-    return (file_id << PLACE_BITS) | index
-
-
-def game_id(game_hash: str) -> int:
-    """A game's id: the first 63 bits of its record hash."""
-    return int(game_hash[:16], 16) >> 1
 
 
 @dataclass(frozen=True, slots=True)

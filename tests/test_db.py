@@ -40,6 +40,7 @@ from pdn.archive.pipeline import Options
 from pdn.cli.app import app
 from pdn.db.connection import DatabaseRefused, open_database
 from pdn.db.questions import GameFilter, find_games
+from pdn.db.records import Record
 from pdn.db.schema import (
     BoardsRow,
     GameRow,
@@ -50,7 +51,7 @@ from pdn.db.schema import (
     TagRow,
 )
 from pdn.db.sources import source_files
-from pdn.db.store import ImportStats, Record, SpanCounts, import_paths, span_records
+from pdn.db.store import ImportStats, SpanCounts, import_paths, span_records
 from pdn.game import Game
 from pdn.read.reader import read_games
 

@@ -21,8 +21,8 @@ from conftest import corpus_dir, need_core
 from pdn.archive.identity import game_identity, main_line
 from pdn.archive.pipeline import replay_paths
 from pdn.archive.selection import MaterialRun, material_runs
+from pdn.db.records import build_record
 from pdn.db.search import signature, stored_positions, words
-from pdn.db.store import build_record
 from pdn.game import Game
 from pdn.replay import Replay
 from pdn.rules import pykernel as PYTHON
