@@ -22,6 +22,7 @@ from pdn.render.textboard import text_board
 from pdn.rules.draw import COMMON, DrawRule, DrawRules, Ending, QuietReset, Termination, draw_rules
 from pdn.rules.fen import parse_fen, to_fen
 from pdn.rules.geometry import WHITE, Color, SquareError
+from pdn.rules.move import HashKey, Pushed
 from pdn.rules.position import Duplicates, Move, Position, core
 from pdn.rules.variants import Variant, get_variant
 
@@ -76,12 +77,6 @@ class AmbiguousMoveError(MoveTextError):
         self.moves = moves
 
 
-# A move pushed, with what push() changed as it was before it (pop() puts it back): the move,
-# the position, quiet plies, idle king moves per side, the first ending; and the key the move
-# added to the repetitions
-_State = tuple[Move, Position, int, tuple[int, int], Ending | None, object]
-
-
 class Board:
     """A position with its history: the moves pushed, the count towards the moves rule, the
     repetitions, Frisian idle king moves, and the first draw by rule.
@@ -100,6 +95,7 @@ class Board:
         "_man_resets",
         "_quiet_limit",
         "_repetitions",
+        "_runs",
         "_stack",
         "position",
         "quiet",
@@ -132,8 +128,9 @@ class Board:
         self._eg = _Endgame.of(rules.endgame, position) if rules.endgame else None
         self.position: Position = position
         self.quiet = 0  # plies counted towards the moves rule
-        self._stack: list[_State] = []
-        self._history: dict[object, int] = {position.hash_key(): 1}
+        self._stack: list[Pushed] = []  # the moves pushed, as pop() takes them back
+        self._runs: list[tuple[int, int]] = []  # idle king moves before each (Frisian only)
+        self._history: dict[HashKey, int] = {position.hash_key(): 1}
         self._king_runs = (0, 0)  # consecutive idle king moves of White, of Black
         self._limit = self.variant.frisian_orthogonal_captures
         self._ended: Ending | None = None
@@ -183,6 +180,7 @@ class Board:
         board.position = self.position
         board.quiet = self.quiet
         board._stack = self._stack.copy()
+        board._runs = self._runs.copy()
         board._history = self._history.copy()
         board._king_runs = self._king_runs
         board._limit = self._limit
@@ -300,15 +298,16 @@ class Board:
         push_plain = core().push_plain
         pos, quiet, ended = self.position, self.quiet, self._ended
         names = pos.geometry._names
-        stack, history, runs = self._stack, self._history, self._king_runs
+        stack, history = self._stack, self._history
         settings = (self._man_resets, self._repetitions, self._quiet_limit)
         i, n = 0, len(moves)
         while i < n:
-            pos, i, quiet, draw = push_plain(
-                pos, moves, i, names, stack, history, quiet, ended, runs, settings
+            pos, i, quiet, draw, pushed = push_plain(
+                pos, moves, i, names, history, quiet, ended is None, settings
             )
+            stack += pushed
             if draw:
-                ended = self._draw(history[stack[-1][5]], len(stack))
+                ended = self._draw(history[stack[-1][3]], len(stack))
                 continue
             if i == n:
                 break
@@ -331,12 +330,13 @@ class Board:
         self.position = after
         runs = self._king_runs
         key = (after.white_men, after.white_kings, after.black_men, after.black_kings, after.turn)
-        self._stack.append((move, before, self.quiet, runs, self._ended, key))
+        self._stack.append((move, before, self.quiet, key))
         if move.captured or move.crowns or (self._man_resets and _man_moves(before, move)):
             self.quiet = 0
         else:
             self.quiet += 1
         if self._limit:
+            self._runs.append(runs)
             run = runs[before.turn] + 1 if move.by_king and not move.captured else 0
             self._king_runs = (run, runs[1]) if before.turn == WHITE else (runs[0], run)
         history = self._history
@@ -352,7 +352,7 @@ class Board:
 
     def pop(self) -> Move:
         """Take back the last move pushed and return it; IndexError when there is none."""
-        move, position, quiet, runs, ended, key = self._stack.pop()
+        move, position, quiet, key = self._stack.pop()
         seen = self._history[key] - 1
         if seen:
             self._history[key] = seen
@@ -360,8 +360,10 @@ class Board:
             del self._history[key]
         self.position = position
         self.quiet = quiet
-        self._king_runs = runs
-        self._ended = ended
+        if self._limit:
+            self._king_runs = self._runs.pop()
+        if self._ended is not None and self._ended.ply > len(self._stack):
+            self._ended = None  # it was reached by a move taken back
         if self._eg:
             self._eg.cut(len(self._stack))
         return move
@@ -458,7 +460,7 @@ class _Endgame:
             if self.found is not None and self.found.ply > ply:
                 self.found = None
 
-    def scan(self, stack: list[_State], position: Position) -> Ending | None:
+    def scan(self, stack: list[Pushed], position: Position) -> Ending | None:
         """The first endgame draw up to the last ply of *stack* (*position* after it)."""
         n = len(stack)
         marks = self.marks

@@ -250,3 +250,19 @@ def test_full_paths_from_text() -> None:
         board.push("48x39x27x37x48")
     assert illegal.value.legal == ["48x37x28x39x48", "48x39x28x37x48"]
     assert board.position.turn == WHITE
+
+
+def test_pop_takes_back_the_draw_a_move_reached() -> None:
+    """The shuffle above draws by repetition at ply 8 (hand-counted): popping back to ply 8 keeps
+    the draw, one more pop takes it back; the Board keeps that itself (the kernel's records hold
+    only the move, the position and the quiet count before it, and the key after it)."""
+    board = Board("english", "W:WK28:BK2")
+    assert board.push_written([m.split("-") for m in ["28-32", "2-7", "32-28", "7-2"] * 3]) == 12
+    assert board.draw is not None and board.draw.ply == 8
+    for _ in range(4):
+        board.pop()
+    assert board.ply == 8 and board.draw is not None and board.draw.ply == 8
+    board.pop()
+    assert board.ply == 7 and board.draw is None
+    board.push("7-2")
+    assert board.draw is not None and board.draw.ply == 8  # reached again by push()

@@ -155,19 +155,19 @@ def test_push_plain_agrees(c_core: Core) -> None:
             pos = c_core.play(pos, move)
         written.append((g.label(g.squares[0]),) * 2)  # never legal
         before.append(pos)
-        for counts, ended in (((True, 3, 8), None), ((False, 2, 1000), "ended")):
+        for counts, watch in (((True, 3, 8), True), ((False, 2, 1000), False)):
             i = 0
             while i < len(written):
                 runs = []
                 for k in (c_core, PYTHON):
-                    stack: list[Any] = []
                     history: dict[Any, int] = {before[i].hash_key(): 1}
-                    out = k.push_plain(
-                        before[i], written, i, g._names, stack, history, 0, ended, (0, 0), counts
-                    )
-                    runs.append((out, stack, history))
+                    out = k.push_plain(before[i], written, i, g._names, history, 0, watch, counts)
+                    runs.append((out, history))
                 assert runs[0] == runs[1]
-                played, draw = runs[0][0][1], runs[0][0][3]
+                played, draw, records = runs[0][0][1], runs[0][0][3], runs[0][0][4]
+                assert [r[1] for r in records] == before[i:played]  # the position before each
+                assert all(r[3] == r[1].play(r[0]).hash_key() for r in records)
+                assert not draw or watch
                 assert played > i or not draw
                 i = played if draw else played + 1  # past a move not played
 

@@ -1804,25 +1804,28 @@ static int one_between(const Rules *r, const Pos *p, long start, long end, MoveL
 /* push_plain(pos, moves, i, names, stack, history, quiet, ended, runs, settings): the loop of
  * Board.push_written (see position.py, _py_push_plain, its twin). */
 static PyObject *k_push_plain(PyObject *self, PyObject *const *args, Py_ssize_t n) {
-    if (n != 10)
-        return PyErr_Format(PyExc_TypeError, "push_plain(pos, moves, i, names, stack, history, "
-                                             "quiet, ended, runs, settings)");
-    PyObject *moves = args[1], *names = args[3], *stack = args[4], *history = args[5];
-    PyObject *ended = args[7], *runs = args[8], *settings = args[9];
-    if (!PyList_Check(moves) || !PyDict_Check(names) || !PyList_Check(stack) ||
-        !PyDict_Check(history) || !PyTuple_Check(settings) || PyTuple_GET_SIZE(settings) != 3)
+    if (n != 8)
+        return PyErr_Format(PyExc_TypeError, "push_plain(pos, moves, i, names, history, quiet, "
+                                             "watch, settings)");
+    PyObject *moves = args[1], *names = args[3], *history = args[4], *settings = args[7];
+    if (!PyList_Check(moves) || !PyDict_Check(names) || !PyDict_Check(history) ||
+        !PyTuple_Check(settings) || PyTuple_GET_SIZE(settings) != 3)
         return PyErr_Format(PyExc_TypeError, "push_plain: wrong argument types");
     Py_ssize_t i = PyLong_AsSsize_t(args[2]);
-    long quiet = PyLong_AsLong(args[6]);
+    long quiet = PyLong_AsLong(args[5]);
+    int watch = PyObject_IsTrue(args[6]);
     int man_resets = PyObject_IsTrue(PyTuple_GET_ITEM(settings, 0));
     long repetitions = PyLong_AsLong(PyTuple_GET_ITEM(settings, 1));
     long quiet_limit = PyLong_AsLong(PyTuple_GET_ITEM(settings, 2));
-    if (PyErr_Occurred() || man_resets < 0) return NULL;
+    if (PyErr_Occurred() || man_resets < 0 || watch < 0) return NULL;
+    PyObject *records = PyList_New(0); /* (move, position before, quiet plies before, key after) */
+    if (!records) return NULL;
     PyObject *pos = Py_NewRef(args[0]);
     Pos p;
     const Rules *r;
     if (read_position(pos, &p, &r) < 0) {
         Py_DECREF(pos);
+        Py_DECREF(records);
         return NULL;
     }
     MoveList l = {0};
@@ -1860,8 +1863,7 @@ static PyObject *k_push_plain(PyObject *self, PyObject *const *args, Py_ssize_t 
         }
         for (int f = 0; f < 5; f++) PyTuple_SET_ITEM(key, f, field(after, f));
         PyObject *quiet_before = PyLong_FromLong(quiet);
-        PyObject *entry = quiet_before ? PyTuple_Pack(6, move, pos, quiet_before, runs, ended, key)
-                                       : NULL;
+        PyObject *entry = quiet_before ? PyTuple_Pack(4, move, pos, quiet_before, key) : NULL;
         Py_XDECREF(quiet_before);
         Py_DECREF(move);
         int reset = bb_any(m->capmask) || m->crowns || (man_resets && bb_test(&p.men[p.turn], m->from));
@@ -1870,7 +1872,7 @@ static PyObject *k_push_plain(PyObject *self, PyObject *const *args, Py_ssize_t 
         PyObject *old = hash != -1 ? _PyDict_GetItem_KnownHash(history, key, hash) : NULL;
         long seen = old ? PyLong_AsLong(old) + 1 : 1;
         PyObject *count = hash != -1 && !PyErr_Occurred() ? PyLong_FromLong(seen) : NULL;
-        int err = !count || PyList_Append(stack, entry) < 0 ||
+        int err = !count || PyList_Append(records, entry) < 0 ||
                   _PyDict_SetItem_KnownHash(history, key, count, hash) < 0;
         Py_XDECREF(entry);
         Py_XDECREF(count);
@@ -1882,15 +1884,15 @@ static PyObject *k_push_plain(PyObject *self, PyObject *const *args, Py_ssize_t 
         }
         p = child;
         i++;
-        draw = ended == Py_None && (seen >= repetitions || quiet >= quiet_limit);
+        draw = watch && (seen >= repetitions || quiet >= quiet_limit);
     }
     list_free(&l);
     if (failed) {
         Py_DECREF(pos);
+        Py_DECREF(records);
         return NULL;
     }
-    PyObject *out = Py_BuildValue("(NnlO)", pos, i, quiet, draw ? Py_True : Py_False);
-    return out;
+    return Py_BuildValue("(NnlON)", pos, i, quiet, draw ? Py_True : Py_False, records);
 }
 
 #include "../engine/_search.c" /* the built-in engine's search, on this kernel */
@@ -1917,7 +1919,7 @@ static PyMethodDef methods[] = {
     {"quiet_move", (PyCFunction)(void (*)(void))k_quiet_move, METH_FASTCALL,
      "quiet_move(pos, start, end): the non-capturing move from start to end, or None."},
     {"push_plain", (PyCFunction)(void (*)(void))k_push_plain, METH_FASTCALL,
-     "push_plain(pos, moves, i, names, stack, history, quiet, ended, runs, settings): "
+     "push_plain(pos, moves, i, names, history, quiet, watch, settings): "
      "Board.push_written's loop."},
     {"moves_between", (PyCFunction)(void (*)(void))k_moves_between, METH_FASTCALL,
      "moves_between(pos, start, end): the legal moves from start to end."},

@@ -1,10 +1,9 @@
 """Type stub of the compiled move kernel (pdn/rules/_kernel.c): a pdn.rules.kernel.Kernel."""
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from pdn.rules.geometry import Geometry
-from pdn.rules.move import Duplicates, Move
+from pdn.rules.move import Duplicates, HashKey, Move, Pushed
 from pdn.rules.position import Position
 
 name: str
@@ -33,14 +32,12 @@ def push_plain(
     moves: list[Sequence[str]],
     i: int,
     names: dict[str, int],
-    stack: list[Any],
-    history: dict[Any, int],
+    history: dict[HashKey, int],
     quiet: int,
-    ended: object,
-    runs: object,
+    watch: bool,
     settings: tuple[bool, int, int],
     /,
-) -> tuple[Position, int, int, bool]: ...
+) -> tuple[Position, int, int, bool, list[Pushed]]: ...
 def scan(
     positions: Sequence[Position], words: int, digests: bool, /
 ) -> tuple[list[int], bytes, list[tuple[int, int, tuple[int, int, int, int]]]]: ...

@@ -6,10 +6,10 @@ the C module is set up with. pdn/rules/position.py chooses the one in use.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pdn.rules.geometry import BLACK, WHITE, Direction, Geometry
-from pdn.rules.move import Counts, Duplicates, Move
+from pdn.rules.move import Counts, Duplicates, HashKey, Move, Pushed
 from pdn.rules.variants import Crowning, Precedence
 
 if TYPE_CHECKING:
@@ -58,15 +58,14 @@ class Kernel(Protocol):
         moves: list[Sequence[str]],
         i: int,
         names: dict[str, int],
-        stack: list[Any],
-        history: dict[Any, int],
+        history: dict[HashKey, int],
         quiet: int,
-        ended: object,
-        runs: object,
+        watch: bool,
         settings: tuple[bool, int, int],
         /,
-    ) -> tuple[Position, int, int, bool]:
-        """Board.push_written's loop over moves written with two squares (see pykernel)."""
+    ) -> tuple[Position, int, int, bool, list[Pushed]]:
+        """Board.push_written's loop over moves written with two squares: the records of the
+        moves played, for the board to keep (see pykernel.push_plain)."""
 
     def scan(
         self, positions: Sequence[Position], words: int, digests: bool, /

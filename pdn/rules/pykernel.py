@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pdn.rules.geometry import BLACK, WHITE, Direction, Geometry
-from pdn.rules.move import Counts, Duplicates, Move, pdn_path
+from pdn.rules.move import Counts, Duplicates, HashKey, Move, Pushed, pdn_path
 from pdn.rules.variants import Crowning, Precedence, Variant
 
 if TYPE_CHECKING:
@@ -442,22 +442,21 @@ def push_plain(
     moves: list[Sequence[str]],
     i: int,
     names: dict[str, int],
-    stack: list[Any],
-    history: dict[Any, int],
+    history: dict[HashKey, int],
     quiet: int,
-    ended: object,
-    runs: object,
+    watch: bool,
     settings: tuple[bool, int, int],
-) -> tuple[Position, int, int, bool]:
+) -> tuple[Position, int, int, bool, list[Pushed]]:
     """The loop of Board.push_written: from moves[i] on, play each move written with two squares
-    *names* knows while exactly one legal move goes between them, recording it as Board.push
-    does: ``(move, position before, quiet plies before, runs, ended, key of the position after)``
-    on *stack*, the key counted in *history*. *settings*: whether a man's move resets the quiet
-    count, the repetitions and the quiet plies that end a game. Returns the position, the index
-    of the first move not played, the quiet count, and whether the last move played reached a
-    draw (looked for while *ended* is None; the loop stops there).
+    *names* knows while exactly one legal move goes between them, each key of a position reached
+    counted in *history*. *settings*: whether a man's move resets the quiet count, the
+    repetitions and the quiet plies that end a game. Returns the position, the index of the
+    first move not played, the quiet count, whether the last move played reached a draw (looked
+    for where *watch* asks; the loop stops there), and a record of each move played: the move,
+    the position before it, the quiet count before it, the key of the position after it.
     """
     man_resets, repetitions, quiet_limit = settings
+    records: list[Pushed] = []
     n = len(moves)
     while i < n:
         squares = moves[i]
@@ -472,7 +471,7 @@ def push_plain(
         move = found[0]
         after = play(pos, move)
         key = after.hash_key()
-        stack.append((move, pos, quiet, runs, ended, key))
+        records.append((move, pos, quiet, key))
         if (
             move.captured
             or move.crowns
@@ -484,6 +483,6 @@ def push_plain(
         seen = history[key] = history.get(key, 0) + 1
         pos = after
         i += 1
-        if ended is None and (seen >= repetitions or quiet >= quiet_limit):
-            return pos, i, quiet, True
-    return pos, i, quiet, False
+        if watch and (seen >= repetitions or quiet >= quiet_limit):
+            return pos, i, quiet, True, records
+    return pos, i, quiet, False, records
