@@ -41,14 +41,17 @@ from pdn.cli.output import json_line, written
 from pdn.rules.variants import Notation
 
 
-def _summary_rows(summary: Summary, candidates: bool) -> Iterator[tuple[str, object]]:
+def _summary_rows(
+    summary: Summary, candidates: bool, warnings_shown: bool
+) -> Iterator[tuple[str, object]]:
     yield from (
         ("games", summary.games),
         ("valid", summary.valid),
         ("invalid", summary.invalid),
         ("syntax errors", summary.syntax_errors),
-        ("warnings", summary.warnings),
     )
+    hint = summary.warnings and not warnings_shown
+    yield "warnings", f"{summary.warnings} (--warnings lists them)" if hint else summary.warnings
     if candidates:
         yield "fit other variants too", summary.also_fit
     for term, n in sorted(summary.terminations.items()):
@@ -68,6 +71,12 @@ def validate(
     cluster: ClusterOpt = None,
     candidates: CandidatesOpt = False,
     max_game_size: MaxSizeOpt = None,
+    warnings: Annotated[
+        bool,
+        typer.Option(
+            "--warnings", help="List each warning too: file:line:column: game N: warning: ..."
+        ),
+    ] = False,
 ) -> None:
     """Replay every game: one line per problem, a summary, exit 1 if any game is invalid."""
     if report:
@@ -82,9 +91,12 @@ def validate(
             summary.add(rep)
             for line in rep.problems():
                 say(line)
+            if warnings:
+                for line in rep.warning_lines():
+                    say(line)
             if sink:
                 sink.write(json_line(rep.as_dict()) + "\n")
-    print_table(["summary", "games"], _summary_rows(summary, candidates), title="Summary")
+    print_table(["summary", "games"], _summary_rows(summary, candidates, warnings), title="Summary")
     raise typer.Exit(0 if summary.ok and not run.problems else 1)
 
 

@@ -223,7 +223,7 @@ class _Line:
             if found:
                 text = " ".join(texts)
                 self.replay.warnings.append(
-                    located(node.line, None, f"capture written in parts ({text}) joined")
+                    located(node.line, node.column, f"capture written in parts ({text}) joined")
                 )
                 whole = MoveNode(
                     text,
@@ -244,7 +244,7 @@ class _Line:
             self.replay.warnings.append(
                 located(
                     node.line,
-                    None,
+                    node.column,
                     f"the variation after {node.raw or node.text} is not an alternative to it; "
                     "read as a continuation",
                 )
@@ -287,7 +287,7 @@ def _played_after_end(replay: Replay, board: Board) -> None:
         replay.warnings.append(
             located(
                 first.line,
-                None,
+                first.column,
                 f"{board.ply - ended.ply} moves played after the game ended "
                 f"({ended.label} at ply {ended.ply}), from {first.raw or first.text}",
             )
