@@ -51,6 +51,7 @@ COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
     "replay": Lazy("pdn.cli.replay:replay_command", "Show a game on a board, ply by ply."),
     "annotate": Lazy("pdn.cli.games:annotate_command", "Write games back with comments added."),
     "convert": Lazy("pdn.cli.games:convert", "Write games in another notation or format."),
+    "fix": Lazy("pdn.cli.fixing:fix_command", "Repair games: cut, results, PlyCount, split."),
     "filter": Lazy("pdn.cli.filtering:filter_command", "The games of files that meet criteria."),
     "players": Lazy("pdn.cli.players:players_command", "Player names and their games."),
     "import": Lazy("pdn.cli.importing:import_command", "Replay and store every game."),

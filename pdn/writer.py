@@ -119,6 +119,14 @@ def _wrap(tokens: Iterable[str], width: int) -> list[str]:
     return lines
 
 
+def movetext(nodes: list[Node], first: str, side: str | None = None, number: int = 1) -> str:
+    """*nodes* as movetext on one line, *side* ("W"/"B", default *first*) to move at move
+    *number*, where *first* is the variant's first player."""
+    writer = _Movetext(first)
+    writer.body(nodes, side or first, number)
+    return " ".join(writer.tokens)
+
+
 def write_game(
     game: Game, terminator: Terminator = Terminator.KEEP, width: int = LINE_WIDTH
 ) -> str:
