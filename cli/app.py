@@ -62,6 +62,7 @@ COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
         "openings": Lazy("pdn.cli.stats:stats_openings", "Openings and how they score."),
         "draws": Lazy("pdn.cli.stats:stats_draws", "Draw rates and how draws came about."),
         "players": Lazy("pdn.cli.stats:stats_players", "Each player's results and scores."),
+        "event": Lazy("pdn.cli.standings:stats_event", "An event's standings and crosstable."),
     },
     "report": Lazy("pdn.cli.database:report", "One HTML page about an archive."),
     "serve": Lazy("pdn.cli.serve:serve", "A local web page to browse, replay and explore games."),
