@@ -18,14 +18,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from pdn.game import MoveNode
-from pdn.notation import MoveForm, legal_texts, move_text, written_moves
+from pdn.notation import MoveForm, legal_texts, move_text, named_moves, written_moves
 from pdn.read.movetext import make_move
+from pdn.render.diagram import svg_diagram
 from pdn.render.textboard import text_board
 from pdn.rules.draw import SEED, DrawRules, QuietReset, draw_rules
 from pdn.rules.fen import parse_fen, to_fen
 from pdn.rules.geometry import WHITE, Color, SquareError
 from pdn.rules.position import Duplicates, Move, Position, core
-from pdn.rules.variants import Variant, get_variant
+from pdn.rules.variants import Notation, Variant, get_variant
 
 KING_RUN = 3  # Frisian: a king moves at most three times in a row without capturing
 
@@ -228,8 +229,21 @@ class Board:
 
     @property
     def legal_moves(self) -> list[Move]:
-        """The legal moves (one per position they reach)."""
-        return self.generate_moves()
+        """The legal moves (one per position they reach), each printing as its PDN text
+        (:class:`pdn.notation.NamedMove`)."""
+        return named_moves(self.position, self.generate_moves())
+
+    def move_text(
+        self, move: Move, form: MoveForm | str = MoveForm.SHORT, notation: Notation | None = None
+    ) -> str:
+        """A legal move's text here: ``short`` (PDN 3.0) or ``full`` (every landing square), in
+        the variant's own square names or the *notation* asked for."""
+        legal = self.generate_moves()
+        return move_text(self.position, move, MoveForm(form), notation, legal=legal)
+
+    def _repr_svg_(self) -> str:
+        """The position as SVG, for notebooks."""
+        return svg_diagram(self.position)
 
     def find_moves(self, squares: Sequence[str]) -> list[Move]:
         """The legal moves the move written with *squares* can mean, one per position reached

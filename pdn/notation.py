@@ -134,3 +134,40 @@ def legal_texts(pos: Position, moves: list[Move], full: bool = False) -> list[st
     if full:
         return sorted(move_text(pos, m, MoveForm.FULL) for m in moves)
     return sorted(move_text(pos, m, MoveForm.SHORT, legal=moves) for m in moves)
+
+
+# -- moves that print as PDN -----------------------------------------------------------------
+
+
+class NamedMove(Move):
+    """A legal move of a board that prints as its PDN text: ``str(move)`` is ``9-13``,
+    ``c3-d4`` in an algebraic variant, a capture short unless another legal capture shares its
+    start and end (then the PDN 3.0 long form, as :func:`move_text` writes it).
+
+    The kernel's :class:`Move` stays a plain tuple, made by the million in search and perft;
+    only :attr:`pdn.board.Board.legal_moves` makes these, once per move handed to a user. A
+    tuple subclass cannot have slots of its own, so each carries a small dict: its board's
+    geometry (shared, which names the squares) and whether it needs the long form, decided
+    from the other legal moves when it is made. It equals, hashes and plays as its Move."""
+
+    def __str__(self) -> str:
+        g: Geometry = self.__dict__["geometry"]
+        if not self.captured:
+            return f"{g.label(self.path[0])}-{g.label(self.path[-1])}"
+        squares = pdn_path(g, self) if self.__dict__["long"] else [self.path[0], self.path[-1]]
+        return g.variant.separator.join(g.label(s) for s in squares)
+
+
+def named_moves(pos: Position, moves: list[Move]) -> list[Move]:
+    """*moves*, legal in *pos*, as :class:`NamedMove` s."""
+    ends: dict[tuple[int, int], set[int]] = {}
+    for m in moves:
+        if m.captured:
+            ends.setdefault((m.path[0], m.path[-1]), set()).add(m.captured_mask)
+    g = pos.geometry
+    out: list[Move] = []
+    for m in moves:
+        named = tuple.__new__(NamedMove, m)  # the fields as they are, without NamedTuple's checks
+        named.__dict__.update(geometry=g, long=m.captured and len(ends[m.path[0], m.path[-1]]) > 1)
+        out.append(named)
+    return out
