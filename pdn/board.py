@@ -18,7 +18,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from pdn.game import MoveNode
-from pdn.notation import MoveForm, legal_texts, move_text, named_moves, written_moves
+from pdn.notation import (
+    MoveForm,
+    illegal_reason,
+    legal_texts,
+    move_text,
+    named_moves,
+    written_moves,
+)
 from pdn.read.movetext import make_move
 from pdn.render.diagram import svg_diagram
 from pdn.render.textboard import text_board
@@ -289,18 +296,22 @@ class Board:
             return found[0]
         text = node.raw or node.text
         if not found:
-            raise self._illegal(text, len(node.squares) > 2, node.line, node.column)
+            raise self._illegal(text, node.squares, node.line, node.column)
         fits = ", ".join(move_text(self.position, m, MoveForm.FULL, legal=found) for m in found)
         raise AmbiguousMoveError(
             text, f"ambiguous move: it fits {fits}", found, node.line, node.column
         )
 
-    def _illegal(self, text: str, full: bool, line: int, column: int) -> IllegalMoveError:
-        """The error for *text*, a move no legal move fits; *full*: it was written with squares
-        between its first and last, so the legal captures are listed with every landing square."""
+    def _illegal(
+        self, text: str, squares: Sequence[str], line: int, column: int
+    ) -> IllegalMoveError:
+        """The error for *text*, a move no legal move fits, saying why where it can; written
+        with squares between its first and last, the legal captures are listed with every
+        landing square."""
+        full = len(squares) > 2
         moves = self.generate_moves(Duplicates.PATHS if full else Duplicates.DROP)
         if moves:
-            reason = "illegal move"
+            reason = illegal_reason(self.position, squares, moves)
         else:
             reason = "the game is already over: the side to move has no legal move"
         return IllegalMoveError(

@@ -171,3 +171,22 @@ def named_moves(pos: Position, moves: list[Move]) -> list[Move]:
         named.__dict__.update(geometry=g, long=m.captured and len(ends[m.path[0], m.path[-1]]) > 1)
         out.append(named)
     return out
+
+
+def illegal_reason(pos: Position, squares: Sequence[str], moves: list[Move]) -> str:
+    """Why no legal move fits a move written with *squares* (each on the board), *moves* being
+    the legal moves: a capture is compulsory (spec/rules.md §1, "capture obligation": in every
+    variant), the start holds no piece of the side to move, the end is taken; else only
+    "illegal move"."""
+    g = pos.geometry
+    start, end = g.parse_square(squares[0]), g.parse_square(squares[-1])
+    men, kings = pos.pieces(pos.turn)
+    if moves and all(m.captured for m in moves) and not any(m.start == start for m in moves):
+        return "illegal move: a capture is compulsory"
+    if not (men | kings) >> start & 1:
+        side = "White" if pos.turn == 0 else "Black"
+        return f"illegal move: no {side} piece on {g.label(start)}"
+    taken = pos.white_men | pos.white_kings | pos.black_men | pos.black_kings
+    if start != end and taken >> end & 1:
+        return f"illegal move: {g.label(end)} is taken"
+    return "illegal move"

@@ -51,3 +51,18 @@ def test_game_filter_of_criteria_is_a_type_error_at_once() -> None:
     with pytest.raises(TypeError, match=r"GameFilter\.of\(c\)"):
         GameFilter(criteria)  # type: ignore[arg-type]
     assert GameFilter.of(criteria, distinct_moves=True).white == "Tinsley"
+
+
+def test_an_illegal_move_says_why() -> None:
+    from pdn.read.reader import read_string
+    from pdn.replay import replay_game
+
+    def reason(pdn: str) -> str:
+        return replay_game(read_string('[GameType "21"]\n' + pdn)[0]).errors[0].reason
+
+    # English from the start, Black to move: 9-13 is legal; 21-17 moves White's man
+    assert reason("1. 21-17 *") == "illegal move: no Black piece on 21"
+    assert reason("1. 9-13 22-18 2. 13-18 *") == "illegal move: 18 is taken"
+    # capture obligation (spec/rules.md §1): after 11-15 22-18 Black must take 15x22
+    assert reason("1. 11-15 22-18 2. 9-13 *") == "illegal move: a capture is compulsory"
+    assert "is not on the english board" in reason("1. 11-33 *")
