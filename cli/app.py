@@ -38,8 +38,23 @@ class Lazy:
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
         single = typer.Typer(add_completion=False, rich_markup_mode=None)
-        single.command(name)(callback)
+        single.command(name, cls=Usage)(callback)
         return typer.main.get_command(single)  # one command: the command itself
+
+
+class Usage(TyperCommand):
+    """A command whose usage line names its arguments plainly: ``PATH...``, ``[PATH]...``
+    (typer writes a required one ``{paths}...``)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name != "argument":
+                continue
+            name = (param.metavar or param.name or "").upper()
+            name = name if param.required else f"[{name}]"
+            pieces.append(name + ("..." if param.nargs != 1 else ""))
+        return pieces
 
 
 COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {

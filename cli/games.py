@@ -3,6 +3,7 @@ their own, to start fast and to hold the interactive viewer)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -37,7 +38,7 @@ from pdn.cli.common import (
     print_table,
     say,
 )
-from pdn.cli.output import json_line, written
+from pdn.cli.output import check_output_folder, json_line, written
 from pdn.rules.variants import Notation
 
 
@@ -102,7 +103,12 @@ def validate(
 
 def annotate_command(
     paths: Paths,
-    output: Annotated[Path, typer.Option("--output", "-o", help="The annotated PDN file.")],
+    output_as_given: Annotated[
+        str,
+        typer.Option(
+            "--output", "-o", metavar="OUT", help="The annotated PDN file, or a FOLDER/ to fill."
+        ),
+    ],
     fen_every: Annotated[
         int, typer.Option(help="Add the FEN every N plies (0: never).", min=0)
     ] = 0,
@@ -122,17 +128,24 @@ def annotate_command(
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,
 ) -> None:
-    """Write the games back with comments where something happens; their own comments kept."""
-    check_output(output)
+    """Write the games back with comments where something happens; their own comments kept.
+    -o FOLDER/ (the slash says it): one file in it per file read, under its name."""
+    output = Path(output_as_given)  # the text kept: a Path drops the slash of FOLDER/
+    folder = output_as_given.endswith(("/", os.sep))
+    if folder:
+        check_output_folder(output)
+        output.mkdir(exist_ok=True)
+    else:
+        check_output(output)
     notes = Notes(events, fen_every, material)
-    with (
-        pipeline_run("annotating", paths, variant, workers, cluster) as run,
-        written(output) as sink,
-    ):
-        texts = annotate_paths(run.files, notes, variant, rules, run.runner, run.progress,
-                               run.problem)  # fmt: skip
-        for text in texts:
-            sink.write(text)
+    with pipeline_run("annotating", paths, variant, workers, cluster) as run:
+        batches = [(f, [f]) for f in run.files] if folder else [(output, run.files)]
+        for target, files in batches:
+            with written(output / target.name if folder else target) as sink:
+                texts = annotate_paths(files, notes, variant, rules, run.runner, run.progress,
+                                       run.problem)  # fmt: skip
+                for text in texts:
+                    sink.write(text)
     raise typer.Exit(1 if run.problems else 0)
 
 

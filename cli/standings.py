@@ -32,7 +32,9 @@ COLUMNS = ["rank", "player", "games", "wins", "draws", "losses", "points", "Sonn
 def stats_event(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="PDN files or folders (else --db).", show_default=False),
+        typer.Argument(
+            help="PDN files or folders (else --db).", show_default=False, metavar="PATH"
+        ),
     ] = None,
     db: Annotated[
         str | None, typer.Option("--db", help="SQLite file, or PostgreSQL URL, instead of files.")

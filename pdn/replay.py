@@ -453,7 +453,7 @@ def replay_game(
             break
     if chosen is None:
         return max(tried.values(), key=_progress)  # the first that got furthest
-    if candidates:
+    if candidates and chosen.plies:  # a record without moves fits any variant: says nothing
         others = [n for n in names if n != chosen.variant.name]
         fits = (tried.get(n) or run(VARIANTS[n], "notation") for n in others)
         chosen.candidates = [r.variant.name for r in fits if not r.errors]
