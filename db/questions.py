@@ -292,16 +292,18 @@ def explore(
     result: str | None = None,
     top: int | None = None,
     names: OpeningNames | None = None,
+    where: GameFilter | None = None,
 ) -> pd.DataFrame:
     """The moves played from a position across the database, transpositions included, each
     game counted once per move, with the name of the position each move leads to (*names*,
-    default the shipped ones)."""
+    default the shipped ones); *where*: only the games it selects (as `pdn query` does)."""
     h = position_digest(variant, moves, fen)
+    chosen = _conditions(engine, where) if where is not None else []
     played = (  # each game once per move: a game may pass a position twice
         _result_where(
             select(PlyRow.move, PlyRow.after, PlyRow.game_id, GameRow.winner)
             .join(GameRow, GameRow.id == PlyRow.game_id)
-            .where(PlyRow.before == h),
+            .where(PlyRow.before == h, *chosen),
             result,
         )
         .distinct()
