@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Sequence
 from enum import StrEnum
 
-from pdn.rules.geometry import Geometry
+from pdn.rules.geometry import Geometry, SquareError
 from pdn.rules.move import Duplicates, Move, pdn_path
 from pdn.rules.position import Position
 from pdn.rules.variants import Notation
@@ -174,12 +174,15 @@ def named_moves(pos: Position, moves: list[Move]) -> list[Move]:
 
 
 def illegal_reason(pos: Position, squares: Sequence[str], moves: list[Move]) -> str:
-    """Why no legal move fits a move written with *squares* (each on the board), *moves* being
+    """Why no legal move fits a move written with *squares*, *moves* being
     the legal moves: a capture is compulsory (spec/rules.md §1, "capture obligation": in every
     variant), the start holds no piece of the side to move, the end is taken; else only
     "illegal move"."""
     g = pos.geometry
-    start, end = g.parse_square(squares[0]), g.parse_square(squares[-1])
+    try:
+        start, end = g.parse_square(squares[0]), g.parse_square(squares[-1])
+    except SquareError:  # a short form (Russian "fe3" names a file): nothing more to say
+        return "illegal move"
     men, kings = pos.pieces(pos.turn)
     if moves and all(m.captured for m in moves) and not any(m.start == start for m in moves):
         return "illegal move: a capture is compulsory"

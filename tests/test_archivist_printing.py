@@ -66,3 +66,13 @@ def test_an_illegal_move_says_why() -> None:
     # capture obligation (spec/rules.md §1): after 11-15 22-18 Black must take 15x22
     assert reason("1. 11-15 22-18 2. 9-13 *") == "illegal move: a capture is compulsory"
     assert "is not on the english board" in reason("1. 11-33 *")
+
+
+def test_a_short_russian_move_that_fits_nothing_is_only_illegal() -> None:
+    from pdn.read.reader import read_string
+    from pdn.replay import replay_game
+
+    # Russian short notation names a file ("fe3": the man of the f-file to e3): at the start
+    # no White man goes to e5, and the reason cannot name a start square
+    game = read_string('[GameType "25"]\n1. fe5 *')[0]
+    assert replay_game(game).errors[0].reason == "illegal move"
