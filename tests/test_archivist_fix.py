@@ -94,3 +94,14 @@ def test_an_output_is_asked_for(corpus: Path) -> None:
         code == 2
         and err == "pdn: give -o OUT, or --in-place to rewrite the files (a backup kept)\n"
     )
+
+
+def test_split_by_year(corpus: Path, tmp_path: Path) -> None:
+    # bruno-Mini.pdn: 6 games dated 2021 (2021.08.12 or 12-08-2021); bruno-games4.pdn: 11
+    # games dated 2025.01.26 (grep of their Date tags)
+    paths = [str(corpus / "international" / n) for n in ("bruno-Mini.pdn", "bruno-games4.pdn")]
+    out = tmp_path / "years"
+    code, _, err = run("fix", *paths, "-o", str(out), "--split-by", "year")
+    assert code == 0 and err.splitlines()[-1].endswith("17 games written, 0 dropped")
+    counts = {p.name: len(read_file(p).games) for p in out.iterdir()}
+    assert counts == {"2021.pdn": 6, "2025.pdn": 11}
