@@ -38,8 +38,23 @@ class Lazy:
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
         single = typer.Typer(add_completion=False, rich_markup_mode=None)
-        single.command(name)(callback)
+        single.command(name, cls=Usage)(callback)
         return typer.main.get_command(single)  # one command: the command itself
+
+
+class Usage(TyperCommand):
+    """A command whose usage line names its arguments plainly: ``PATH...``, ``[PATH]...``
+    (typer writes a required one ``{paths}...``)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name != "argument":
+                continue
+            name = (param.metavar or param.name or "").upper()
+            name = name if param.required else f"[{name}]"
+            pieces.append(name + ("..." if param.nargs != 1 else ""))
+        return pieces
 
 
 COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
@@ -51,6 +66,7 @@ COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
     "replay": Lazy("pdn.cli.replay:replay_command", "Show a game on a board, ply by ply."),
     "annotate": Lazy("pdn.cli.games:annotate_command", "Write games back with comments added."),
     "convert": Lazy("pdn.cli.games:convert", "Write games in another notation or format."),
+    "fix": Lazy("pdn.cli.fixing:fix_command", "Repair games: cut, results, PlyCount, split."),
     "filter": Lazy("pdn.cli.filtering:filter_command", "The games of files that meet criteria."),
     "players": Lazy("pdn.cli.players:players_command", "Player names and their games."),
     "import": Lazy("pdn.cli.importing:import_command", "Replay and store every game."),
@@ -61,6 +77,7 @@ COMMANDS: dict[str, Lazy | dict[str, Lazy]] = {
         "openings": Lazy("pdn.cli.stats:stats_openings", "Openings and how they score."),
         "draws": Lazy("pdn.cli.stats:stats_draws", "Draw rates and how draws came about."),
         "players": Lazy("pdn.cli.stats:stats_players", "Each player's results and scores."),
+        "event": Lazy("pdn.cli.standings:stats_event", "An event's standings and crosstable."),
     },
     "report": Lazy("pdn.cli.database:report", "One HTML page about an archive."),
     "serve": Lazy("pdn.cli.serve:serve", "A local web page to browse, replay and explore games."),

@@ -59,7 +59,10 @@ class Rules(StrEnum):
 
 
 Paths = Annotated[
-    list[Path], typer.Argument(help="PDN files or folders (searched for *.pdn); - reads stdin.")
+    list[Path],
+    typer.Argument(
+        help="PDN files or folders (searched for *.pdn); - reads stdin.", metavar="PATH"
+    ),
 ]
 
 
@@ -190,7 +193,19 @@ FrameFormatOpt = Annotated[
     ),
 ]
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write here, not stdout.")]
-TopOpt = Annotated[int | None, typer.Option("--top", help="Only the N rows with most games.")]
+
+
+def _all_when_zero(value: int | None) -> int | None:
+    """--top 0 means every row, as --limit 0 means every game."""
+    return value or None
+
+
+TopOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--top", help="Only the N rows with most games (0: all).", min=0, callback=_all_when_zero
+    ),
+]
 
 
 # -- a run of the pipeline ----------------------------------------------------------------------

@@ -33,7 +33,16 @@ from pdn.cli.common import (
 from pdn.cli.connect import import_into, open_db
 from pdn.cli.openings import OpeningsOpt, load_openings
 from pdn.cli.output import written
-from pdn.cli.selection import EVERY, ResultOpt, Selection, selection_options
+from pdn.cli.selection import (
+    EVERY,
+    AliasesOpt,
+    EventOpt,
+    PlayerOpt,
+    ResultOpt,
+    Selection,
+    load_aliases,
+    selection_options,
+)
 from pdn.db.connection import DEFAULT_DB, masked
 from pdn.db.duplicates import database_duplicates, file_duplicates
 from pdn.db.questions import (
@@ -96,6 +105,13 @@ def explore(
     moves: Annotated[str | None, typer.Option(help='Moves from the start ("32-28 19-23").')] = None,
     fen: FenOpt = None,
     result: ResultOpt = None,
+    player: PlayerOpt = None,
+    event: EventOpt = None,
+    year_from: Annotated[
+        int | None, typer.Option(help="Games whose Date tag's year is this or later.")
+    ] = None,
+    year_to: Annotated[int | None, typer.Option(help="... this or earlier.")] = None,
+    aliases: AliasesOpt = None,
     top: TopOpt = None,
     openings: OpeningsOpt = None,
     fmt: FrameFormatOpt = None,
@@ -103,11 +119,14 @@ def explore(
 ) -> None:
     """The moves played from a position (transpositions too): games, White wins, draws, Black
     wins, no result; White's score and the draw rate over the games with a result; the name of
-    the opening each move leads to."""
+    the opening each move leads to. --player, --event, --year-from/--year-to select the games
+    as query's --player, --event, --date-from/--date-to do."""
     names = load_openings(openings)
+    where = GameFilter(player=player, event=event, date_from=year_from, date_to=year_to,
+                       aliases=load_aliases(aliases))  # fmt: skip
     engine = open_db(db)
     with asking(db, engine):
-        frame = explore_position(engine, variant, moves, fen, result, top, names)
+        frame = explore_position(engine, variant, moves, fen, result, top, names, where)
         named = names.name(position_digest(variant, moves, fen))
     print_frame(frame, fmt, output, f"moves played from {named}" if named else "moves played")
 

@@ -48,7 +48,12 @@ def filter_command(
     ] = None,
     to: Annotated[
         Target | None,
-        typer.Option(help="Write the games converted: pdn, json or csv (as pdn convert)."),
+        typer.Option(
+            "--to",
+            "--format",
+            "-f",
+            help="Write the games converted: pdn, json or csv (as pdn convert).",
+        ),
     ] = None,
     squares: Annotated[
         Notation | None, typer.Option(help="With --to: numeric or algebraic squares.")

@@ -3,6 +3,7 @@ their own, to start fast and to hold the interactive viewer)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -38,18 +39,21 @@ from pdn.cli.common import (
     print_table,
     say,
 )
-from pdn.cli.output import json_line, written
+from pdn.cli.output import check_output_folder, json_line, written
 from pdn.rules.variants import Notation
 
 
-def _summary_rows(summary: Summary, candidates: bool) -> Iterator[tuple[str, object]]:
+def _summary_rows(
+    summary: Summary, candidates: bool, warnings_shown: bool
+) -> Iterator[tuple[str, object]]:
     yield from (
         ("games", summary.games),
         ("valid", summary.valid),
         ("invalid", summary.invalid),
         ("syntax errors", summary.syntax_errors),
-        ("warnings", summary.warnings),
     )
+    hint = summary.warnings and not warnings_shown
+    yield "warnings", f"{summary.warnings} (--warnings lists them)" if hint else summary.warnings
     if candidates:
         yield "fit other variants too", summary.also_fit
     for term, n in sorted(summary.terminations.items()):
@@ -70,6 +74,12 @@ def validate(
     candidates: CandidatesOpt = False,
     max_game_size: MaxSizeOpt = None,
     encoding: EncodingOpt = None,
+    warnings: Annotated[
+        bool,
+        typer.Option(
+            "--warnings", help="List each warning too: file:line:column: game N: warning: ..."
+        ),
+    ] = False,
 ) -> None:
     """Replay every game: one line per problem, a summary, exit 1 if any game is invalid."""
     if report:
@@ -84,15 +94,23 @@ def validate(
             summary.add(rep)
             for line in rep.problems():
                 say(line)
+            if warnings:
+                for line in rep.warning_lines():
+                    say(line)
             if sink:
                 sink.write(json_line(rep.as_dict()) + "\n")
-    print_table(["summary", "games"], _summary_rows(summary, candidates), title="Summary")
+    print_table(["summary", "games"], _summary_rows(summary, candidates, warnings), title="Summary")
     raise typer.Exit(0 if summary.ok and not run.problems else 1)
 
 
 def annotate_command(
     paths: Paths,
-    output: Annotated[Path, typer.Option("--output", "-o", help="The annotated PDN file.")],
+    output_as_given: Annotated[
+        str,
+        typer.Option(
+            "--output", "-o", metavar="OUT", help="The annotated PDN file, or a FOLDER/ to fill."
+        ),
+    ],
     fen_every: Annotated[
         int, typer.Option(help="Add the FEN every N plies (0: never).", min=0)
     ] = 0,
@@ -113,17 +131,24 @@ def annotate_command(
     max_game_size: MaxSizeOpt = None,
     encoding: EncodingOpt = None,
 ) -> None:
-    """Write the games back with comments where something happens; their own comments kept."""
-    check_output(output)
+    """Write the games back with comments where something happens; their own comments kept.
+    -o FOLDER/ (the slash says it): one file in it per file read, under its name."""
+    output = Path(output_as_given)  # the text kept: a Path drops the slash of FOLDER/
+    folder = output_as_given.endswith(("/", os.sep))
+    if folder:
+        check_output_folder(output)
+        output.mkdir(exist_ok=True)
+    else:
+        check_output(output)
     notes = Notes(events, fen_every, material)
-    with (
-        pipeline_run("annotating", paths, variant, workers, cluster) as run,
-        written(output) as sink,
-    ):
-        texts = annotate_paths(run.files, notes, variant, rules, run.runner, run.progress,
-                               run.problem)  # fmt: skip
-        for text in texts:
-            sink.write(text)
+    with pipeline_run("annotating", paths, variant, workers, cluster) as run:
+        batches = [(f, [f]) for f in run.files] if folder else [(output, run.files)]
+        for target, files in batches:
+            with written(output / target.name if folder else target) as sink:
+                texts = annotate_paths(files, notes, variant, rules, run.runner, run.progress,
+                                       run.problem)  # fmt: skip
+                for text in texts:
+                    sink.write(text)
     raise typer.Exit(1 if run.problems else 0)
 
 

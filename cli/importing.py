@@ -62,6 +62,7 @@ def import_command(
         ("same moves as another game (each stored)", stats.same_moves),
         ("invalid", stats.invalid),
         ("syntax errors", stats.syntax_errors),
+        ("warnings (pdn validate --warnings lists them)", stats.game_warnings),
     ]
     if candidates:
         rows.append(("fit other variants too", stats.also_fit))

@@ -76,7 +76,7 @@ def replay_command(
         fail(str(chosen.syntax_error))
     replay = replay_game(chosen, variant_named(variant) if variant else None, rules)
     last = len(replay.moves)
-    at = last if ply is None else ply
+    at = (0 if interactive else last) if ply is None else ply  # stepping starts at the start
     if not 0 <= at <= last:
         fail(f"--ply must be between 0 and {last}")
     browser = Browser([main_line(chosen, replay)], at)
@@ -85,12 +85,15 @@ def replay_command(
     if interactive:
         _interactive(chosen, replay, browser, flip)
     else:
-        for line in view(chosen, replay, browser, flip, 78):
+        for line in [*view(chosen, replay, browser, flip, 78), *ending(replay)]:
             say(line)
-        say(f"ended: {ending_line(replay)}")
-        for e in replay.errors:
-            say(f"error at ply {e.ply} ({e.move}): {e.reason}")
     raise typer.Exit(0 if replay.valid else 1)
+
+
+def ending(replay: Replay) -> list[str]:
+    """How the game ended, and its errors: the last lines of the view, stepping or not."""
+    errors = [f"error at ply {e.ply} ({e.move}): {e.reason}" for e in replay.errors]
+    return [f"ended: {ending_line(replay)}", *errors]
 
 
 def _write_svgs(folder: Path, game: Game, replay: Replay, flip: bool) -> None:
@@ -138,8 +141,11 @@ def _interactive(game: Game, replay: Replay, browser: Browser, flip: bool) -> No
         while True:
             height, width = screen.getmaxyx()
             rows: list[str] = []
-            for line in view(game, replay, browser, flip, width - 1, height - 1):
+            last = [r for line in ending(replay) for r in wrap(visible(line), width - 1)]
+            room = max(height - 1 - len(last), 1)  # the ending shown wherever the stepping is
+            for line in view(game, replay, browser, flip, width - 1, room):
                 rows.extend(wrap(visible(line), width - 1))
+            rows = rows[:room] + last
             screen.erase()
             for y, text in enumerate(rows[: height - 1]):
                 screen.addstr(y, 0, text)

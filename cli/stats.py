@@ -70,7 +70,7 @@ def stats_players(
     ] = None,
     result: ResultOpt = None,
     min_games: Annotated[int, typer.Option(help="Players with at least this many games.")] = 1,
-    top: Annotated[int | None, typer.Option("--top", help="Only the N with most games.")] = None,
+    top: TopOpt = None,
     fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:

@@ -298,18 +298,21 @@ def explore(
     result: str | None = None,
     top: int | None = None,
     names: OpeningNames | None = None,
+    where: GameFilter | None = None,
 ) -> pd.DataFrame:
     """The moves played from a position across the database, transpositions included, each
     game counted once per move, with the name of the opening each move plays (*names*, default
     the shipped ones): the name of the position it leads to, else of the deepest named one of
-    the line to it, as `stats openings` names a line."""
+    the line to it, as `stats openings` names a line; *where*: only the games it selects (as
+    `pdn query` does)."""
     line = _line_digests(variant, moves, fen)
     h = line[-1]
+    chosen = _conditions(engine, where) if where is not None else []
     played = (  # each game once per move: a game may pass a position twice
         _result_where(
             select(PlyRow.move, PlyRow.after, PlyRow.game_id, GameRow.winner)
             .join(GameRow, GameRow.id == PlyRow.game_id)
-            .where(PlyRow.before == h),
+            .where(PlyRow.before == h, *chosen),
             result,
         )
         .distinct()

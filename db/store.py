@@ -100,12 +100,14 @@ class SpanCounts:
     invalid: int = 0
     syntax_errors: int = 0
     also_fit: int = 0  # games that fit other variants as well (when asked)
+    game_warnings: int = 0  # the games' own warnings, as `pdn validate` counts them
     warnings: list[str] = field(default_factory=list)
 
     def count(self, report: GameReport) -> None:
         """Count one game read now."""
         self.games += 1
         self.also_fit += bool(report.candidates)
+        self.game_warnings += len(report.warnings)
         if report.syntax_error:
             self.syntax_errors += 1
         elif not report.valid:
@@ -120,6 +122,7 @@ class SpanCounts:
         self.invalid += other.invalid
         self.syntax_errors += other.syntax_errors
         self.also_fit += other.also_fit
+        self.game_warnings += other.game_warnings
         self.warnings += other.warnings
 
 
@@ -139,6 +142,7 @@ class ImportStats:
     invalid: int = 0
     syntax_errors: int = 0
     also_fit: int = 0  # games that fit other variants as well (when asked)
+    game_warnings: int = 0  # the warnings of the games read, as `pdn validate` counts them
     warnings: list[str] = field(default_factory=list)  # about games stored otherwise than read
     per_file: dict[str, int] = field(default_factory=dict)
 
@@ -207,6 +211,7 @@ def import_paths(
     stats.already, stats.invalid = total.already, total.invalid
     stats.syntax_errors, stats.also_fit = total.syntax_errors, total.also_fit
     stats.warnings = total.warnings + stats.warnings  # the games', then the files'
+    stats.game_warnings = total.game_warnings
     stats.same_moves = _same_moves(engine, list(ids.values()))
     return stats
 

@@ -16,15 +16,23 @@ import re
 from collections.abc import Sequence
 
 from pdn.game import MoveNode
-from pdn.notation import MoveForm, legal_texts, move_text, written_moves
+from pdn.notation import (
+    MoveForm,
+    illegal_reason,
+    legal_texts,
+    move_text,
+    named_moves,
+    written_moves,
+)
 from pdn.read.movetext import make_move
+from pdn.render.diagram import svg_diagram
 from pdn.render.textboard import text_board
 from pdn.rules.draw import COMMON, DrawRule, DrawRules, Ending, QuietReset, Termination, draw_rules
 from pdn.rules.fen import parse_fen, to_fen
 from pdn.rules.geometry import WHITE, Color, SquareError
 from pdn.rules.move import HashKey, Pushed
 from pdn.rules.position import Duplicates, Move, Position, core
-from pdn.rules.variants import Variant, get_variant
+from pdn.rules.variants import Notation, Variant, get_variant
 
 KING_RUN = 3  # Frisian: a king moves at most three times in a row without capturing
 
@@ -213,8 +221,21 @@ class Board:
 
     @property
     def legal_moves(self) -> list[Move]:
-        """The legal moves (one per position they reach)."""
-        return self.generate_moves()
+        """The legal moves (one per position they reach), each printing as its PDN text
+        (:class:`pdn.notation.NamedMove`)."""
+        return named_moves(self.position, self.generate_moves())
+
+    def move_text(
+        self, move: Move, form: MoveForm | str = MoveForm.SHORT, notation: Notation | None = None
+    ) -> str:
+        """A legal move's text here: ``short`` (PDN 3.0) or ``full`` (every landing square), in
+        the variant's own square names or the *notation* asked for."""
+        legal = self.generate_moves()
+        return move_text(self.position, move, MoveForm(form), notation, legal=legal)
+
+    def _repr_svg_(self) -> str:
+        """The position as SVG, for notebooks."""
+        return svg_diagram(self.position)
 
     def find_moves(self, squares: Sequence[str]) -> list[Move]:
         """The legal moves the move written with *squares* can mean, one per position reached
@@ -260,18 +281,22 @@ class Board:
             return found[0]
         text = node.raw or node.text
         if not found:
-            raise self._illegal(text, len(node.squares) > 2, node.line, node.column)
+            raise self._illegal(text, node.squares, node.line, node.column)
         fits = ", ".join(move_text(self.position, m, MoveForm.FULL, legal=found) for m in found)
         raise AmbiguousMoveError(
             text, f"ambiguous move: it fits {fits}", found, node.line, node.column
         )
 
-    def _illegal(self, text: str, full: bool, line: int, column: int) -> IllegalMoveError:
-        """The error for *text*, a move no legal move fits; *full*: it was written with squares
-        between its first and last, so the legal captures are listed with every landing square."""
+    def _illegal(
+        self, text: str, squares: Sequence[str], line: int, column: int
+    ) -> IllegalMoveError:
+        """The error for *text*, a move no legal move fits, saying why where it can; written
+        with squares between its first and last, the legal captures are listed with every
+        landing square."""
+        full = len(squares) > 2
         moves = self.generate_moves(Duplicates.PATHS if full else Duplicates.DROP)
         if moves:
-            reason = "illegal move"
+            reason = illegal_reason(self.position, squares, moves)
         else:
             reason = "the game is already over: the side to move has no legal move"
         return IllegalMoveError(

@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Sequence
 from enum import StrEnum
 
-from pdn.rules.geometry import Geometry
+from pdn.rules.geometry import Geometry, SquareError
 from pdn.rules.move import Duplicates, Move, pdn_path
 from pdn.rules.position import Position
 from pdn.rules.variants import Notation
@@ -134,3 +134,62 @@ def legal_texts(pos: Position, moves: list[Move], full: bool = False) -> list[st
     if full:
         return sorted(move_text(pos, m, MoveForm.FULL) for m in moves)
     return sorted(move_text(pos, m, MoveForm.SHORT, legal=moves) for m in moves)
+
+
+# -- moves that print as PDN -----------------------------------------------------------------
+
+
+class NamedMove(Move):
+    """A legal move of a board that prints as its PDN text: ``str(move)`` is ``9-13``,
+    ``c3-d4`` in an algebraic variant, a capture short unless another legal capture shares its
+    start and end (then the PDN 3.0 long form, as :func:`move_text` writes it).
+
+    The kernel's :class:`Move` stays a plain tuple, made by the million in search and perft;
+    only :attr:`pdn.board.Board.legal_moves` makes these, once per move handed to a user. A
+    tuple subclass cannot have slots of its own, so each carries a small dict: its board's
+    geometry (shared, which names the squares) and whether it needs the long form, decided
+    from the other legal moves when it is made. It equals, hashes and plays as its Move."""
+
+    def __str__(self) -> str:
+        g: Geometry = self.__dict__["geometry"]
+        if not self.captured:
+            return f"{g.label(self.path[0])}-{g.label(self.path[-1])}"
+        squares = pdn_path(g, self) if self.__dict__["long"] else [self.path[0], self.path[-1]]
+        return g.variant.separator.join(g.label(s) for s in squares)
+
+
+def named_moves(pos: Position, moves: list[Move]) -> list[Move]:
+    """*moves*, legal in *pos*, as :class:`NamedMove` s."""
+    ends: dict[tuple[int, int], set[int]] = {}
+    for m in moves:
+        if m.captured:
+            ends.setdefault((m.path[0], m.path[-1]), set()).add(m.captured_mask)
+    g = pos.geometry
+    out: list[Move] = []
+    for m in moves:
+        named = tuple.__new__(NamedMove, m)  # the fields as they are, without NamedTuple's checks
+        named.__dict__.update(geometry=g, long=m.captured and len(ends[m.path[0], m.path[-1]]) > 1)
+        out.append(named)
+    return out
+
+
+def illegal_reason(pos: Position, squares: Sequence[str], moves: list[Move]) -> str:
+    """Why no legal move fits a move written with *squares*, *moves* being
+    the legal moves: a capture is compulsory (spec/rules.md §1, "capture obligation": in every
+    variant), the start holds no piece of the side to move, the end is taken; else only
+    "illegal move"."""
+    g = pos.geometry
+    try:
+        start, end = g.parse_square(squares[0]), g.parse_square(squares[-1])
+    except SquareError:  # a short form (Russian "fe3" names a file): nothing more to say
+        return "illegal move"
+    men, kings = pos.pieces(pos.turn)
+    if moves and all(m.captured for m in moves) and not any(m.start == start for m in moves):
+        return "illegal move: a capture is compulsory"
+    if not (men | kings) >> start & 1:
+        side = "White" if pos.turn == 0 else "Black"
+        return f"illegal move: no {side} piece on {g.label(start)}"
+    taken = pos.white_men | pos.white_kings | pos.black_men | pos.black_kings
+    if start != end and taken >> end & 1:
+        return f"illegal move: {g.label(end)} is taken"
+    return "illegal move"

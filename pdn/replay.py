@@ -275,7 +275,7 @@ class _Line:
             if found:
                 text = " ".join(texts)
                 self.replay.warnings.append(
-                    located(node.line, None, f"capture written in parts ({text}) joined")
+                    located(node.line, node.column, f"capture written in parts ({text}) joined")
                 )
                 whole = MoveNode(
                     text,
@@ -297,7 +297,7 @@ class _Line:
             self.replay.warnings.append(
                 located(
                     node.line,
-                    None,
+                    node.column,
                     f"the variation after {node.raw or node.text} is not an alternative to it; "
                     "read as a continuation",
                 )
@@ -349,7 +349,7 @@ def _played_past(replay: Replay, board: Board, draw: Ending) -> None:
         text = f"{draw.text()} at ply {draw.ply}{source} ended the game; {after}"
         if replay.game.outcome in (DeclaredResult.FIRST, DeclaredResult.SECOND):
             text += f"; the result {replay.game.result} says it was won"
-    replay.warnings.append(located(first.line, None, text))
+    replay.warnings.append(located(first.line, first.column, text))
 
 
 def _main_tree(replay: Replay) -> Line:
@@ -554,7 +554,7 @@ def replay_game(
         return max(tried.values(), key=_progress)  # the first that got furthest
     if not chosen.plies and len(names) > 1 and chosen.variant.name != prefer and not evidence:
         chosen.warnings.append(_guessed(game, chosen.variant.name, names))
-    if candidates:
+    if candidates and chosen.plies:  # a record without moves fits any variant: says nothing
         others = [n for n in names if n != chosen.variant.name]
         fits = (tried.get(n) or run(VARIANTS[n], "notation") for n in others)
         chosen.candidates = [r.variant.name for r in fits if not r.errors]

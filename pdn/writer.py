@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import TextIO
 
-from pdn.game import Game, SetupNode
+from pdn.game import Game, Node, SetupNode
 from pdn.walk import Line, Step, Visitor, unplayed, walk
 
 LINE_WIDTH = 80
@@ -161,6 +161,15 @@ def _wrap(tokens: Iterable[str], width: int) -> list[str]:
     if line:
         lines.append(line)
     return lines
+
+
+def movetext(nodes: list[Node], first: str, side: str | None = None, number: int = 1) -> str:
+    """*nodes* as movetext on one line, *side* ("W"/"B", default *first*) to move at move
+    *number*, where *first* is the variant's first player."""
+    writer = PdnWriter()
+    writer.first, writer.side, writer.number = first, side or first, number
+    unplayed(nodes, 1).accept(writer)
+    return " ".join(writer.tokens)
 
 
 def write_game(

@@ -116,7 +116,7 @@ def test_analyse_builtin_end_to_end(tmp_path: Path) -> None:
     code, err = _analyse(str(source), "--depth", "2", "-o", str(out), "--report", str(report))
     assert code == 1
     assert err.strip().endswith("bruno-BrunoVsScan31.pdn:183:28: analysed up to ply 63: "
-                                "17-11: illegal move")  # fmt: skip
+                                "17-11: illegal move: a capture is compulsory")  # fmt: skip
     rows = _check_analysed(source, out, report)
     assert [r["error"] is None for r in rows].count(False) == 1
     assert rows[0]["engine"].startswith("pdn builtin") and rows[0]["limit"] == {"depth": 2}

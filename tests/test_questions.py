@@ -428,8 +428,10 @@ def test_cli_statistics_options(tmp_path: Path, hand_file: Path) -> None:
     top = runner.invoke(app, ["explore", "-v", "english", "--db", db, "--top", "1", "-f", "csv"])
     assert top.stdout.splitlines() == [",".join(["move", *COLUMNS, "name"]),
                                        "11-15,6,1,2,1,2,50.0,50.0,"]  # fmt: skip
-    bad = runner.invoke(app, ["stats", "draws", "--db", db, "--top", "0"])
-    assert bad.exit_code == 2 and "--top must be 1 or more" in bad.stderr
+    every = runner.invoke(app, ["stats", "draws", "--db", db])
+    assert runner.invoke(app, ["stats", "draws", "--db", db, "--top", "0"]).stdout == every.stdout
+    bad = runner.invoke(app, ["stats", "draws", "--db", db, "--top", "-1"])
+    assert bad.exit_code == 2 and "--top" in bad.stderr
     distinct = runner.invoke(app, ["query", "--db", db, "--distinct-moves", "-f", "csv"])
     assert len(distinct.stdout.splitlines()) == 1 + 9  # the header, and 9 of the 13 games
     black = runner.invoke(app, ["query", "--db", db, "--result", "black", "-f", "csv"])

@@ -108,7 +108,9 @@ def test_illegal_move_lists_the_legal_moves() -> None:
 
 def test_a_capture_must_be_taken() -> None:
     r = replay('[GameType "21"]\n[FEN "B:W18:B1,14"]\n1. 1-6 *')
-    assert r.errors[0].reason == "illegal move" and r.errors[0].legal == ["14x23"]
+    # the capture obligation: spec/rules.md §1, mandatory in every variant
+    assert r.errors[0].reason == "illegal move: a capture is compulsory"
+    assert r.errors[0].legal == ["14x23"]
 
 
 def test_square_off_the_board() -> None:

@@ -347,7 +347,8 @@ def test_invalid_game_opens_at_the_faulty_ply(
     assert page.board_at(63) == pieces(replay.positions[63])
     current = page.tab.locator("#moves .move.current")
     assert current.inner_text() == "17-11" and "illegal" in current.get_attribute("class")
-    assert page.tab.inner_text("#status") == "17-11 cannot be played here: illegal move."
+    status = "17-11 cannot be played here: illegal move: a capture is compulsory."
+    assert page.tab.inner_text("#status") == status
     assert page.tab.locator("#legal .legal-move").all_inner_texts() == ["32x43"]
     assert page.tab.locator("#board polyline.hint").count() == 1
     assert page.tab.eval_on_selector_all("#board rect.marked", "rs => rs.length") == 2

@@ -160,8 +160,10 @@ def test_interactive_replay_in_a_terminal(tmp_path: Path) -> None:
                 return screen
 
     try:
-        screen = screen_after(None, "after ply 4 of 4; White to move")
+        screen = screen_after(None, "after ply 0 of 4; White to move")  # stepping from the start
         assert "Sijbrands - Baljakin" in screen and "│      b       b       b " in screen
+        assert "ended: as recorded" in screen  # how it ended, wherever the stepping is
+        screen_after("End", "after ply 4 of 4; White to move")
         screen = screen_after("Home", "after ply 0 of 4; White to move")
         screen = screen_after("Right", "after ply 1 of 4; Black to move")
         assert "1. [32-28] 19-23" in screen and "{centre}" in screen

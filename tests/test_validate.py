@@ -102,7 +102,7 @@ def test_problem_lines() -> None:
     [line] = report.problems()
     assert line == (
         f"{corpus_dir() / 'international/bruno-BrunoVsScan31.pdn'}:183:28: game 11, "
-        'move 32 (ply 64) "17-11": illegal move; legal: 32x43'
+        'move 32 (ply 64) "17-11": illegal move: a capture is compulsory; legal: 32x43'
     )
 
 

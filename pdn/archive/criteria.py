@@ -12,8 +12,9 @@ illegal move of an invalid game.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
+from typing import Any, Self
 
 from pdn.archive.openings import play_moves
 from pdn.archive.players import Aliases
@@ -73,6 +74,10 @@ def reached(variant: str, moves: str | None, fen: str | None) -> int:
     return (played[-1] if played else start).digest()
 
 
+_TEXTS = ("white", "black", "player", "event", "site", "variant", "result", "moves", "fen",
+          "termination")  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class Criteria:
     """Every criterion is optional; a game is selected when it meets all that are given.
@@ -97,6 +102,23 @@ class Criteria:
     material_plies: int = 1
     pattern: Pattern | None = None
     aliases: Aliases | None = None  # players matched under the names these give them
+
+    def __post_init__(self) -> None:
+        """A criterion of the wrong kind is a TypeError at once, not a wrong query later:
+        ``GameFilter(Criteria(...))`` passes the criteria as the White player's name."""
+        for name in _TEXTS:
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                kind = type(self).__name__
+                hint = (f"; to make a {kind} of Criteria c, {kind}.of(c)"
+                        if isinstance(value, Criteria) else "")  # fmt: skip
+                raise TypeError(f"{kind}({name}=...) takes a str, not {type(value).__name__}{hint}")
+
+    @classmethod
+    def of(cls, criteria: Criteria, **more: Any) -> Self:
+        """The criteria of *criteria* in this class (``GameFilter.of(c, distinct_moves=True)``)."""
+        given = {f.name: getattr(criteria, f.name) for f in fields(Criteria)}
+        return cls(**given, **more)
 
     @property
     def replays(self) -> bool:

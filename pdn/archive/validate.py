@@ -63,6 +63,15 @@ class GameReport:
                 out.append(line)
         return out
 
+    def warning_lines(self) -> list[str]:
+        """One line per warning: ``file:line:column: game N: warning: message`` (the column left
+        out where the reader does not know it)."""
+        out = []
+        for w in self.warnings:
+            where = f"{w.line}:{w.column}" if w.column else str(w.line)
+            out.append(f"{self.file}:{where}: game {self.index}: warning: {w.message}")
+        return out
+
 
 def report_game(game: Game, replay: Replay | None) -> GameReport:
     """The report of a game (replay None when it did not parse)."""

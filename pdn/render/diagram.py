@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from pdn.rules.geometry import BLACK, WHITE, Color
-from pdn.rules.position import Move, Position
 from pdn.rules.variants import Notation
+
+if TYPE_CHECKING:  # only named: Position._repr_svg_ draws itself with this module
+    from pdn.rules.position import Move, Position
 
 CELL = 40
 MARGIN = 20

@@ -66,6 +66,12 @@ class Position:
     def __repr__(self) -> str:
         return f"Position({self.variant.name}, {self.hash_key()})"
 
+    def _repr_svg_(self) -> str:
+        """The position as SVG, for notebooks."""
+        from pdn.render.diagram import svg_diagram  # drawing is not the kernel's: loaded here
+
+        return svg_diagram(self)
+
     @classmethod
     def start(cls, variant: Variant) -> Position:
         """The variant's initial position."""
