@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -72,6 +73,14 @@ def analyse_command(
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Also import the games into this database and store the "
+            "analysis there (per engine and limit; once).",
+        ),
+    ] = None,
 ) -> None:
     """Judge every move of the main lines: evaluations, losses, marks and better lines."""
     from pdn.archive.parallel import Processes
@@ -88,6 +97,13 @@ def analyse_command(
         open_engine(engine, variant or "international").close()  # fails early, once
     except EngineError as exc:
         fail(str(exc))
+    store = None
+    if db:
+        from pdn.cli.connect import open_db
+        from pdn.db.analysis import Stored, store_analyses
+
+        database, stored = open_db(db, create=True), Stored()
+        store = partial(store_analyses, database, stored=stored)
     errors = 0
     with ExitStack() as stack:
         run = stack.enter_context(pipeline_run("analysing", paths, variant, 1, cluster))
@@ -95,8 +111,9 @@ def analyse_command(
         lines = stack.enter_context(written(report)) if report else None
         runner = run.runner if cluster else Processes(workers)
         first = True
-        for done in analyse_paths(run.files, engine, limit, variant, rules.value, runner,
-                                  run.progress, run.problem):  # fmt: skip
+        analysing = store or analyse_paths
+        for done in analysing(run.files, engine, limit, variant, rules.value, runner,
+                              run.progress, run.problem):  # fmt: skip
             sink.write(("" if first else "\n") + done.text)
             first = False
             if lines:
@@ -105,4 +122,7 @@ def analyse_command(
             if problem:
                 errors += 1
                 say(problem, err=True)
+    if db:
+        say(f"{stored.games} games analysed, {stored.added_games} stored ({stored.rows} moves)",
+            err=True)  # fmt: skip
     raise typer.Exit(1 if errors or run.problems else 0)
