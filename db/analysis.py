@@ -168,13 +168,10 @@ def chosen_analysis(db: Engine, by: str | None = None) -> tuple[str, str] | None
 def game_judgement(db: Engine, gid: int) -> dict[str, Any] | None:
     """One game's judgement for the page: the engine, the limit and a row per ply (the first
     engine and limit held for it); None when it has none."""
-    query = select(AnalysisRow).where(AnalysisRow.game_id == gid)
+    query = select(AnalysisRow.__table__).where(AnalysisRow.game_id == gid)
     with db.connect() as conn:
-        rows = (
-            conn.execute(query.order_by(AnalysisRow.engine, AnalysisRow.limit, AnalysisRow.ply))
-            .scalars()
-            .all()
-        )
+        order = (AnalysisRow.engine, AnalysisRow.limit, AnalysisRow.ply)
+        rows = conn.execute(query.order_by(*order)).all()
     if not rows:
         return None
     engine, limit = rows[0].engine, rows[0].limit

@@ -32,7 +32,7 @@ from pdn.db.questions import GameFilter, QuestionError
 from pdn.db.schema import GameRow
 from pdn.rules.fen import FenError
 from pdn.rules.variants import UnknownVariantError
-from pdn.web import api
+from pdn.web import analysis, api
 
 STATIC = Path(__file__).resolve().parent / "static"
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
@@ -160,8 +160,11 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         )  # fmt: skip
 
     def games(request: Request) -> Response:
-        p = Params(request, SEARCH | {"page", "size"})
-        return JSONResponse(api.games(engine, game_filter(p), p.page()))
+        p = Params(request, SEARCH | {"page", "size", "sort"})
+        sort = p.text("sort")
+        if sort not in (None, "place", "loss"):
+            raise BadParameter("parameter 'sort' must be place or loss")
+        return JSONResponse(analysis.games(engine, game_filter(p), p.page(), sort == "loss"))
 
     def count(request: Request) -> Response:
         p = Params(request, SEARCH)
@@ -169,7 +172,8 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
 
     def game(request: Request) -> Response:
         Params(request, set())
-        return JSONResponse(api.game(engine, _game_id(request.path_params["id"])))
+        gid = _game_id(request.path_params["id"])
+        return JSONResponse({**api.game(engine, gid), "analysis": analysis.judgement(engine, gid)})
 
     def version() -> int:
         """The number of games: answers about positions are kept until it changes."""
@@ -222,10 +226,10 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         return JSONResponse(api.start(p.required("variant")))
 
     def board(request: Request) -> Response:
-        p = Params(request, {"variant", "fen", "path", "flip", "legal", "marks"})
+        p = Params(request, {"variant", "fen", "path", "flip", "legal", "marks", "best"})
         svg = api.board(
             p.required("variant"), p.required("fen"), p.squares("path"), p.flag("flip"),
-            p.flag("legal"), p.squares("marks"),
+            p.flag("legal"), p.squares("marks"), p.text("best"),
         )  # fmt: skip
         return Response(svg, media_type="image/svg+xml")
 

@@ -97,6 +97,17 @@ def eval_text(score: Score) -> str:
     return "0.00" if text == "-0.00" else text
 
 
+def score_of_text(text: str) -> Score:
+    """The score an ``[%eval]`` text stands for (the inverse of :func:`eval_text`: ``#7`` a win
+    in 7 moves, 13 plies; ``#-7`` a loss in 7 moves, 14 plies); ValueError if it is none."""
+    if not text.startswith("#"):
+        return Score.of_men(float(text))
+    moves = int(text[1:])
+    if moves == 0:
+        return Score.win(0) if text.startswith("#-") else -Score.win(0)
+    return Score.win(2 * moves - 1) if moves > 0 else Score.win(2 * moves)
+
+
 @dataclass(frozen=True, slots=True)
 class Evaluation:
     """A position's judgement: its score seen by the side to move, and the engine's line."""

@@ -2,6 +2,8 @@
 // Every position comes from the server (the Python replay); this script only shows them.
 // Text from the database is always put in with textContent, never parsed as HTML.
 
+import { MARK_SYMBOLS, evalGraph, judgementAt } from "./analysis.js";
+
 const $ = (selector) => document.querySelector(selector);
 
 function el(tag, attrs = {}, ...children) {
@@ -118,7 +120,7 @@ async function route() {
 
 // -- games -----------------------------------------------------------------------------------
 
-const SEARCH_FIELDS = ["player", "white", "black", "event", "site", "variant", "result", "from", "to", "valid"];
+const SEARCH_FIELDS = ["player", "white", "black", "event", "site", "variant", "result", "from", "to", "valid", "sort"];
 
 function gameLink(game, text, extra = "") {
   return el("a", { href: `#/game/${game.id}${extra}` }, text || "?");
@@ -146,7 +148,7 @@ async function loadGames(params) {
     query[name] = params.get(name) || "";
   }
   const token = ++gamesToken;
-  const counting = getJSON("/api/count", query);
+  const counting = getJSON("/api/count", { ...query, sort: "" });
   counting.catch(() => null); // awaited below, once the page of games is shown
   const data = await getJSON("/api/games", { ...query, page: params.get("page") || 1 });
   if (token !== gamesToken) return;
@@ -166,6 +168,7 @@ async function loadGames(params) {
         el("td", {}, g.variant || ""),
         el("td", { class: "wide num" }, g.plies),
         el("td", {}, g.valid ? "valid" : "invalid"),
+        el("td", { class: "num loss" }, g.biggest_loss === null || g.biggest_loss === undefined ? "" : g.biggest_loss.toFixed(2)),
       ),
     ),
   );
@@ -281,8 +284,13 @@ async function openGame(id, params) {
     state.next = new Map();
     state.explored = [];
     linkLine(game.line_items, true);
+    state.mainline = [];
+    for (let id = -1; state.next.has(id) && node(state.next.get(id)).state !== "illegal"; id = state.next.get(id)) {
+      state.mainline.push(state.next.get(id));
+    }
     renderGameHead();
     renderMoves();
+    renderGraph();
   }
   $("#explore-head").hidden = true;
   let target = -1;
@@ -397,6 +405,8 @@ function renderLine(items, box, depth) {
     if (n.reason) classes.push("flagged");
     const title = [n.reason, n.ended ? terminationText(n.ended) : ""].filter(Boolean).join("; ");
     const target = n.state === "joined" ? n.parent : n.id;
+    const judged = depth === 0 ? markOf(n) : null;
+    if (judged) classes.push(`marked ${judged}`);
     box.append(
       el("button", {
         class: classes.join(" "),
@@ -405,6 +415,7 @@ function renderLine(items, box, depth) {
         disabled: n.state === "unplayed",
         onclick: () => goTo(target),
       }, n.text),
+      ...(judged ? [el("span", { class: `mark-symbol ${judged}`, title: judged }, MARK_SYMBOLS[judged])] : []),
       " ",
     );
     if (n.ended) box.append(el("span", { class: "badge end" }, terminationText(n.ended)), " ");
@@ -417,6 +428,53 @@ function renderLine(items, box, depth) {
     }
     first = n.variations.length > 0 || n.comments_after.length > 0;
   }
+}
+
+// The mark the stored analysis gives a main-line move (null: none, or no analysis).
+function markOf(n) {
+  const judgement = state.game && state.game.analysis;
+  if (!judgement || state.mainline[n.ply - 1] !== n.id) return null;
+  const row = judgement.plies[n.ply - 1];
+  return row ? row.mark : null;
+}
+
+// The ply of the main line shown (null: a position off it).
+function mainlinePly() {
+  if (state.current === -1) return 0;
+  const at = state.mainline ? state.mainline.indexOf(state.current) : -1;
+  return at === -1 ? null : at + 1;
+}
+
+function renderGraph() {
+  const box = $("#eval-graph");
+  const judgement = state.game.analysis;
+  box.hidden = !judgement;
+  if (!judgement) {
+    box.replaceChildren();
+    return;
+  }
+  const graph = evalGraph(judgement, (ply) => goTo(ply === 0 ? -1 : state.mainline[Math.min(ply, state.mainline.length) - 1]));
+  box.replaceChildren(graph, el("p", { class: "note eval-info" }), el("p", { class: "note" }, `Analysis: ${judgement.engine}, ${judgement.limit}`));
+}
+
+function showJudgement() {
+  const judgement = state.game && state.game.analysis;
+  const ply = mainlinePly();
+  if (!judgement) return null;
+  const graph = $("#eval-graph svg");
+  if (graph && ply !== null) graph.showPly(ply);
+  const info = $("#eval-graph .eval-info");
+  if (ply === null) {
+    info.textContent = "A position off the analysed line.";
+    return null;
+  }
+  const at = judgementAt(judgement, ply);
+  const words = [];
+  if (at.eval !== null) words.push(`Evaluation ${at.eval}`);
+  if (at.mark) words.push(`${at.mark} (lost ${at.loss.toFixed(2)})`);
+  if (at.best) words.push(`best move ${at.best} (arrow), line ${at.line.join(" ")}`);
+  info.textContent = words.join(" · ");
+  return at.best;
 }
 
 function renderMoves() {
@@ -450,10 +508,19 @@ function goTo(id) {
   const button = document.querySelector(`#moves .move[data-node="${state.current}"]`);
   if (button) {
     button.classList.add("current");
-    button.scrollIntoView({ block: "nearest" });
+    scrollWithin($("#moves"), button);
   }
   renderExplored();
   renderPosition();
+}
+
+// Bring *item* into view inside the scrolling *box* only: scrollIntoView would scroll the page
+// too, and at phone width push the board above the screen.
+function scrollWithin(box, item) {
+  const outer = box.getBoundingClientRect();
+  const inner = item.getBoundingClientRect();
+  if (inner.top < outer.top) box.scrollTop -= outer.top - inner.top;
+  else if (inner.bottom > outer.bottom) box.scrollTop += inner.bottom - outer.bottom;
 }
 
 function step(direction) {
@@ -524,6 +591,8 @@ async function renderPosition() {
     params.set("legal", "1");
     if (n.marks.length) params.set("marks", n.marks.join(","));
   }
+  const best = illegal ? null : showJudgement();
+  if (best) params.set("best", best);
   scheduleExplorer(fen);
   try {
     const svg = await boardSvg(params.toString());
