@@ -6,7 +6,9 @@ the game read from its file here; every mark and loss against the database's row
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from test_serve import (  # the serve tests' server, browser and page (no test o
     REPETITION,
     Page,
     browser,
+    fetch,
     game_in,
     pieces,
     screenshots,
@@ -25,11 +28,14 @@ from test_serve import (  # the serve tests' server, browser and page (no test o
 )
 
 from conftest import corpus_dir
+from pdn.archive.validate import validate_paths
+from pdn.board import Board
 from pdn.db.analysis import store_analyses
 from pdn.db.connection import open_database
 from pdn.db.store import import_paths
 from pdn.engine import Limit
 from pdn.replay import replay_game
+from pdn.rules.geometry import Color
 
 __all__ = ["browser", "screenshots"]  # fixtures, used by name
 ALWICK = 2  # Wyllie - Hay, Alwick 1842: 52 plies
@@ -174,3 +180,137 @@ def test_phone_width_deep_in_a_game(browser: Any, server: str, analysed: dict[st
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 900
     assert phone.tab.evaluate("document.documentElement.scrollWidth") <= 400
     phone.close()
+
+
+# -- the analysis board ---------------------------------------------------------------------------
+
+TWO_WAYS = "W:WK3:B18,8,30,32"  # the king on 3 takes two to 25 by 12 and 34, or by 21 and 43
+
+
+def _board_pieces(board: Board) -> dict[str, str]:
+    return pieces(board.position)
+
+
+def _analysis(page: Page, variant: str, fen: str | None = None) -> None:
+    extra = f"&fen={fen}" if fen else ""
+    page.open(f"#/analyse?variant={variant}{extra}")
+    page.tab.wait_for_selector('#ab-board[data-moves="0"][aria-busy="false"]')
+
+
+def _click(page: Page, square: str) -> None:
+    page.tab.click(f'#ab-board rect[data-square="{square}"]', force=True)  # under a piece too
+
+
+def _shown(page: Page, moves: int) -> dict[str, str]:
+    page.tab.wait_for_selector(f'#ab-board[data-moves="{moves}"][aria-busy="false"]')
+    circles = page.tab.eval_on_selector_all(
+        "#ab-board circle[data-square]",
+        "cs => cs.map(c => [c.dataset.square, c.getAttribute('class')])",
+    )
+    return {sq: " ".join(c.split()[1:3]) for sq, c in circles}
+
+
+def test_a_move_played_by_clicking(page: Page) -> None:
+    """32 then 28 plays 32-28 from the start; the legal moves listed are the Board's."""
+    _analysis(page, "international")
+    _click(page, "32")
+    _click(page, "28")
+    board = Board("international")
+    board.push("32-28")
+    assert _shown(page, 1) == _board_pieces(board)
+    assert page.tab.inner_text("#ab-line .move.current") == "32-28"
+    listed = page.tab.eval_on_selector_all(
+        "#ab-legal .legal-move", "bs => bs.map(b => b.dataset.move)"
+    )
+    assert len(listed) == len(board.legal_moves) == 9
+
+
+def test_a_capture_that_goes_two_ways_is_chosen_by_its_landing_squares(page: Page) -> None:
+    """The king on 3 reaches 25 two ways: clicking 25 asks for a square on the way; 43 takes
+    18 and 30 (not 8 and 32... as the other way would)."""
+    _analysis(page, "international", TWO_WAYS)
+    _click(page, "3")
+    _click(page, "25")
+    assert "2 moves" in page.tab.inner_text("#ab-status")
+    assert page.tab.get_attribute("#ab-board", "data-moves") == "0"
+    _click(page, "43")
+    board = Board("international", TWO_WAYS)
+    (move,) = [m for m in board.find_moves(["3", "21", "43", "25"]) if len(m.path) == 4]
+    board.push(move)
+    assert _shown(page, 1) == _board_pieces(board)
+
+
+def test_a_position_set_up_by_fen_and_palette(page: Page) -> None:
+    """A FEN typed in, then a black king put on 46 and the man on 30 taken away with the
+    palette: the FEN field shows the position made, White to move."""
+    _analysis(page, "international")
+    page.tab.fill("#ab-fen", "W:W28:B19,30")
+    page.tab.click("#ab-set")
+    page.tab.wait_for_selector('#ab-board[data-fen="W:W28:B19,30"]')
+    page.tab.click('#ab-palette button[data-piece="bk"]')
+    _click(page, "46")
+    page.tab.wait_for_selector('#ab-board[data-fen*="K46"]')
+    page.tab.click('#ab-palette button[data-piece="empty"]')
+    _click(page, "30")
+    page.tab.wait_for_selector('#ab-board[data-fen="W:W28:B19,K46"]')
+    board = Board("international", "W:W28:B19,K46")
+    assert _shown(page, 0) == _board_pieces(board)
+    assert Color(board.position.turn) is Color.WHITE
+
+
+def test_the_engine_line_appears_as_it_deepens_and_downloads_as_pdn(
+    page: Page, tmp_path: Path
+) -> None:
+    """Think for 1 s after 32-28: lines of growing depth, each a legal line from the position;
+    the download is a PDN game of 32-28 and the deepest line that validates."""
+    _analysis(page, "international")
+    _click(page, "32")
+    _click(page, "28")
+    _shown(page, 1)
+    page.tab.select_option("#ab-seconds", "1")
+    page.tab.click("#ab-think")
+    page.tab.wait_for_selector('#ab-engine[data-done="true"]', timeout=15000)
+    depths = page.tab.eval_on_selector_all(
+        "#ab-engine .engine-line", "ls => ls.map(l => Number(l.dataset.depth))"
+    )
+    assert depths == sorted(depths, reverse=True) and depths[0] >= 3 and depths[-1] == 1
+    deepest = page.tab.inner_text("#ab-engine .engine-line.deepest .pv").split()
+    board = Board("international")
+    board.push("32-28")
+    for text in deepest:
+        board.push(text)  # raises if the line is not legal
+    with page.tab.expect_download() as download:
+        page.tab.click("#ab-download")
+    saved = tmp_path / "analysis.pdn"
+    download.value.save_as(saved)
+    (report,) = validate_paths([saved])
+    assert report.valid and report.plies == 1 + len(deepest)
+    assert "[%eval" not in saved.read_text() and "32-28 {pdn builtin, depth" in saved.read_text()
+
+
+def test_one_search_per_client_with_a_time_cap(server: str, analysed: dict[str, Any]) -> None:
+    """A client's second search stops its first; a search asks for at most 10 s; no more than
+    four run at once; the database is left as it was."""
+    start = "variant=international&fen=&moves=32-28"
+    before = _rows(analysed["db"], "SELECT COUNT(*) FROM analysis")
+    code, _, body = fetch(server + f"api/think?{start}&client=clientone1&seconds=60")
+    assert (
+        code == 400 and "'seconds' must be a whole number from 1 to 10" in json.loads(body)["error"]
+    )
+    assert fetch(server + f"api/think?{start}&client=clientone1&seconds=10")[0] == 200
+    assert fetch(server + f"api/think?{start}&client=clientone1&seconds=10")[0] == 200
+    for i in range(3):
+        assert fetch(server + f"api/think?{start}&client=others{i:04d}&seconds=10")[0] == 200
+    code, _, body = fetch(server + f"api/think?{start}&client=onetoomany&seconds=10")
+    assert code == 503 and "searches are running" in json.loads(body)["error"]
+    for client in ("clientone1", "others0000", "others0001", "others0002"):
+        fetch(server + f"api/thought?client={client}&stop=1")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        answers = [json.loads(fetch(server + f"api/thought?client={c}")[2])
+                   for c in ("clientone1", "others0000", "others0001", "others0002")]  # fmt: skip
+        if all(a["done"] for a in answers):
+            break
+        time.sleep(0.1)
+    assert all(a["done"] and a["seconds"] < 10 for a in answers)
+    assert _rows(analysed["db"], "SELECT COUNT(*) FROM analysis") == before

@@ -32,7 +32,7 @@ from pdn.db.questions import GameFilter, QuestionError
 from pdn.db.schema import GameRow
 from pdn.rules.fen import FenError
 from pdn.rules.variants import UnknownVariantError
-from pdn.web import analysis, api
+from pdn.web import analysis, analysisboard, api
 
 STATIC = Path(__file__).resolve().parent / "static"
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
@@ -233,6 +233,39 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         )  # fmt: skip
         return Response(svg, media_type="image/svg+xml")
 
+    thinking = analysisboard.Thinking()
+
+    def moves_of(p: Params) -> list[str]:
+        return (p.text("moves") or "").split()
+
+    def legal(request: Request) -> Response:
+        p = Params(request, {"variant", "fen", "moves"})
+        board = analysisboard.played(p.required("variant"), p.text("fen"), moves_of(p))
+        return JSONResponse(analysisboard.position(board))
+
+    def think(request: Request) -> Response:
+        p = Params(request, {"variant", "fen", "moves", "client", "seconds"})
+        board = analysisboard.played(p.required("variant"), p.text("fen"), moves_of(p))
+        seconds = p.integer("seconds", range(1, int(analysisboard.MAX_SECONDS) + 1), 3) or 3
+        return JSONResponse(thinking.start(p.required("client"), board, seconds))
+
+    def thought(request: Request) -> Response:
+        p = Params(request, {"client", "stop"})
+        client = p.required("client")
+        return JSONResponse(thinking.stop(client) if p.flag("stop") else thinking.status(client))
+
+    def pdn_line(request: Request) -> Response:
+        p = Params(request, {"variant", "fen", "moves", "line", "comment"})
+        line = (p.text("line") or "").split()
+        text = analysisboard.pdn_text(
+            p.required("variant"), p.text("fen"), moves_of(p), line, p.text("comment")
+        )
+        headers = {"content-disposition": 'attachment; filename="analysis.pdn"'}
+        return Response(text, media_type="application/x-chess-pdn", headers=headers)
+
+    def busy(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": str(exc)}, status_code=503)
+
     def invalid(request: Request) -> Response:
         p = Params(request, {"page", "size"})
         return JSONResponse(api.invalid_games(engine, p.page()))
@@ -260,6 +293,10 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         Route("/api/start", start, methods=get),
         Route("/api/board", board, methods=get),
         Route("/api/invalid", invalid, methods=get),
+        Route("/api/legal", legal, methods=get),
+        Route("/api/think", think, methods=get),
+        Route("/api/thought", thought, methods=get),
+        Route("/api/pdn", pdn_line, methods=get),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers: dict[Any, Callable[[Request, Exception], Response]] = {
@@ -268,6 +305,8 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         FenError: bad_request,
         UnknownVariantError: bad_request,
         api.NotFound: not_found,
+        analysisboard.BoardError: bad_request,
+        analysisboard.Busy: busy,
         SQLAlchemyError: unavailable,
         pd.errors.DatabaseError: unavailable,  # pandas' wrapping of one
     }

@@ -74,3 +74,43 @@ export function judgementAt(judgement, ply) {
     line: next ? next.best_line : [],
   };
 }
+
+// The mark of main-line node *n* (null: none, off the main line *mainline*, or no analysis).
+export function markAt(judgement, mainline, n) {
+  if (!judgement || mainline[n.ply - 1] !== n.id) return null;
+  const row = judgement.plies[n.ply - 1];
+  return row ? row.mark : null;
+}
+
+// The graph in *box* (hidden without a judgement), a click calling onPly(ply).
+export function showGraph(box, judgement, onPly) {
+  box.hidden = !judgement;
+  box.replaceChildren();
+  if (!judgement) return;
+  const info = document.createElement("p");
+  info.className = "note eval-info";
+  const source = document.createElement("p");
+  source.className = "note";
+  source.textContent = `Analysis: ${judgement.engine}, ${judgement.limit}`;
+  box.append(evalGraph(judgement, onPly), info, source);
+}
+
+// The graph's cursor and words at main-line *ply* (null: a position off the line); the best
+// move there, for the board's arrow.
+export function judgementShown(box, judgement, ply) {
+  if (!judgement) return null;
+  const graph = box.querySelector("svg");
+  if (graph && ply !== null) graph.showPly(ply);
+  const info = box.querySelector(".eval-info");
+  if (ply === null) {
+    info.textContent = "A position off the analysed line.";
+    return null;
+  }
+  const at = judgementAt(judgement, ply);
+  const words = [];
+  if (at.eval !== null) words.push(`Evaluation ${at.eval}`);
+  if (at.mark) words.push(`${at.mark} (lost ${at.loss.toFixed(2)})`);
+  if (at.best) words.push(`best move ${at.best} (arrow), line ${at.line.join(" ")}`);
+  info.textContent = words.join(" · ");
+  return at.best;
+}

@@ -2,7 +2,8 @@
 // Every position comes from the server (the Python replay); this script only shows them.
 // Text from the database is always put in with textContent, never parsed as HTML.
 
-import { MARK_SYMBOLS, evalGraph, judgementAt } from "./analysis.js";
+import { MARK_SYMBOLS, judgementShown, markAt, showGraph } from "./analysis.js";
+import { initAnalysisBoard, openAnalysis } from "./board.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -79,7 +80,7 @@ function parseHash() {
 }
 
 function show(view) {
-  for (const name of ["games", "board", "invalid"]) $(`#view-${name}`).hidden = name !== view;
+  for (const name of ["games", "board", "analyse", "invalid"]) $(`#view-${name}`).hidden = name !== view;
 }
 
 function markNav(name) {
@@ -104,6 +105,11 @@ async function route() {
       show("board");
       markNav("explore");
       await openExplorer(params.get("variant"), params.get("fen"));
+    } else if (parts[0] === "analyse") {
+      show("analyse");
+      markNav("analyse");
+      const variant = params.get("variant") || state.variant || (info.variants[0] || {}).variant || "international";
+      await openAnalysis(variant, params.get("fen"), info.all_variants);
     } else if (parts[0] === "invalid") {
       show("invalid");
       markNav("invalid");
@@ -240,6 +246,7 @@ const state = {
   nodes: new Map(), // id -> {id, parent, fen, path, text, state, ply, explored, ...}
   next: new Map(), // id -> the id that follows in its line
   current: -1, // -1: the start position
+  mainline: [], // the ids of the main line's moves, in order (a game's)
   flip: false,
   explored: [], // ids of explored nodes, in the order made
   boardToken: 0,
@@ -285,9 +292,7 @@ async function openGame(id, params) {
     state.explored = [];
     linkLine(game.line_items, true);
     state.mainline = [];
-    for (let id = -1; state.next.has(id) && node(state.next.get(id)).state !== "illegal"; id = state.next.get(id)) {
-      state.mainline.push(state.next.get(id));
-    }
+    for (let id = -1; state.next.has(id) && node(state.next.get(id)).state !== "illegal"; id = state.next.get(id)) state.mainline.push(state.next.get(id));
     renderGameHead();
     renderMoves();
     renderGraph();
@@ -328,6 +333,7 @@ async function openExplorer(variant, fen) {
   }
   $("#game-head").replaceChildren();
   $("#moves").replaceChildren();
+  $("#eval-graph").hidden = true;
   $("#explore-head").hidden = false;
   $("#explore-variant").value = name;
   goTo(-1);
@@ -430,51 +436,18 @@ function renderLine(items, box, depth) {
   }
 }
 
-// The mark the stored analysis gives a main-line move (null: none, or no analysis).
 function markOf(n) {
-  const judgement = state.game && state.game.analysis;
-  if (!judgement || state.mainline[n.ply - 1] !== n.id) return null;
-  const row = judgement.plies[n.ply - 1];
-  return row ? row.mark : null;
-}
-
-// The ply of the main line shown (null: a position off it).
-function mainlinePly() {
-  if (state.current === -1) return 0;
-  const at = state.mainline ? state.mainline.indexOf(state.current) : -1;
-  return at === -1 ? null : at + 1;
+  return markAt(state.game && state.game.analysis, state.mainline, n);
 }
 
 function renderGraph() {
-  const box = $("#eval-graph");
-  const judgement = state.game.analysis;
-  box.hidden = !judgement;
-  if (!judgement) {
-    box.replaceChildren();
-    return;
-  }
-  const graph = evalGraph(judgement, (ply) => goTo(ply === 0 ? -1 : state.mainline[Math.min(ply, state.mainline.length) - 1]));
-  box.replaceChildren(graph, el("p", { class: "note eval-info" }), el("p", { class: "note" }, `Analysis: ${judgement.engine}, ${judgement.limit}`));
+  showGraph($("#eval-graph"), state.game.analysis, (ply) => goTo(ply === 0 ? -1 : state.mainline[Math.min(ply, state.mainline.length) - 1]));
 }
 
 function showJudgement() {
-  const judgement = state.game && state.game.analysis;
-  const ply = mainlinePly();
-  if (!judgement) return null;
-  const graph = $("#eval-graph svg");
-  if (graph && ply !== null) graph.showPly(ply);
-  const info = $("#eval-graph .eval-info");
-  if (ply === null) {
-    info.textContent = "A position off the analysed line.";
-    return null;
-  }
-  const at = judgementAt(judgement, ply);
-  const words = [];
-  if (at.eval !== null) words.push(`Evaluation ${at.eval}`);
-  if (at.mark) words.push(`${at.mark} (lost ${at.loss.toFixed(2)})`);
-  if (at.best) words.push(`best move ${at.best} (arrow), line ${at.line.join(" ")}`);
-  info.textContent = words.join(" · ");
-  return at.best;
+  if (!state.game) return null;
+  const ply = state.current === -1 ? 0 : state.mainline.indexOf(state.current) + 1 || null;
+  return judgementShown($("#eval-graph"), state.game.analysis, ply);
 }
 
 function renderMoves() {
@@ -732,6 +705,11 @@ function renderReached(data, fen, token) {
 // -- controls --------------------------------------------------------------------------------
 
 $("#first").addEventListener("click", home);
+$("#analyse").addEventListener("click", () => {
+  const fen = currentFen();
+  if (fen) location.hash = `#/analyse?variant=${encodeURIComponent(state.variant)}&fen=${encodeURIComponent(fen)}`;
+});
+initAnalysisBoard({ $, el, getJSON, showMessage });
 $("#prev").addEventListener("click", () => step(-1));
 $("#next").addEventListener("click", () => step(1));
 $("#last").addEventListener("click", end);
