@@ -314,3 +314,20 @@ def test_one_search_per_client_with_a_time_cap(server: str, analysed: dict[str, 
         time.sleep(0.1)
     assert all(a["done"] and a["seconds"] < 10 for a in answers)
     assert _rows(analysed["db"], "SELECT COUNT(*) FROM analysis") == before
+
+
+@pytest.mark.parametrize(
+    ("path", "says"),
+    [
+        ("/api/legal?variant=international&moves=32-28+32-28", "move 2, 32-28: illegal move"),
+        ("/api/legal?variant=international&fen=X:W1", "side to move"),
+        ("/api/think?variant=international&client=short", "a client is 8 to 40 letters"),
+        ("/api/thought?client=nobodyhere", "no search for this client"),
+        ("/api/pdn?variant=english&moves=11-15&line=11-15", "move 2, 11-15: illegal move"),
+        ("/api/board?variant=international&fen=W:W32:B19&best=99-100", "'99' is not on"),
+        ("/api/games?sort=white", "'sort' must be place or loss"),
+    ],
+)
+def test_every_analysis_parameter_is_checked(server: str, path: str, says: str) -> None:
+    code, _, body = fetch(server + path[1:])
+    assert code == 400 and says in json.loads(body)["error"]
