@@ -11,6 +11,8 @@ over the rows of any engine and limit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -26,12 +28,15 @@ from pdn.archive.judgement import MARKS, Mark, loss_shown
 from pdn.archive.parallel import Runner, as_runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, find_files, replay_tasks
 from pdn.archive.players import Aliases
-from pdn.db.schema import AnalysisRow, GameRow
+from pdn.db.schema import AnalysisRow, GameRow, SourceFile
 from pdn.db.store import game_id, import_paths
-from pdn.engine import Limit
+from pdn.engine import Limit, open_engine
 from pdn.engine.analysis import Analysed, GameAnalysis, analyse_game, analysis_tasks, eval_text
 from pdn.game import Game
-from pdn.replay import Replay
+from pdn.read.reader import read_string
+from pdn.replay import Replay, replay_game
+from pdn.rules.draw import RULE_SETS
+from pdn.rules.variants import get_variant
 
 
 class AnalysisQuestionError(ValueError):
@@ -114,6 +119,55 @@ def store_analyses(
         for gid, done in results:
             count.games += 1
             if gid is not None and done.analysis is not None:
+                added = write_analysis(db, gid, done.analysis)
+                count.rows += added
+                count.added_games += added > 0
+            yield done
+
+
+def _stored_judged(
+    item: tuple[int, str, str, str, str], engine: str, limit: Limit
+) -> tuple[int, Analysed]:
+    """A stored game (id, text, file, variant, rules) read, replayed and judged."""
+    gid, text, path, variant, rules = item
+    game = read_string(text, path)[0]
+    replay = None
+    if game.syntax_error is None:
+        replay = replay_game(game, get_variant(variant), rules if rules in RULE_SETS else "seed")
+    return gid, analyse_game(game, replay, engine, limit)
+
+
+def analyse_stored(
+    db: Engine, engine: str, limit: Limit, workers: int = 1, stored: Stored | None = None
+) -> Iterator[Analysed]:
+    """The games stored in *db* that the engine *engine* names has not judged to *limit*,
+    judged in import order (in *workers* processes) and their judgement stored."""
+    count = stored if stored is not None else Stored()
+    with db.connect() as conn:
+        first = conn.execute(
+            select(GameRow.variant).where(GameRow.variant.is_not(None)).limit(1)
+        ).scalar()
+    if first is None:
+        return
+    with open_engine(engine, first) as opened:
+        label = f"{opened.name} {opened.version}".strip()
+    judged = select(AnalysisRow.game_id).where(
+        AnalysisRow.engine == label, AnalysisRow.limit == limit_text(limit)
+    )
+    query = (
+        select(GameRow.id, GameRow.pdn, SourceFile.path, GameRow.variant, GameRow.rules)
+        .join(SourceFile, SourceFile.id == GameRow.file_id)
+        .where(GameRow.variant.is_not(None), GameRow.id.not_in(judged))
+        .order_by(GameRow.place)
+    )
+    with db.connect() as conn:
+        items = [tuple(r) for r in conn.execute(query).all()]
+    work = partial(_stored_judged, engine=engine, limit=limit)
+    with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+        results = pool.map(work, items) if pool else map(work, items)
+        for gid, done in results:
+            count.games += 1
+            if done.analysis is not None:
                 added = write_analysis(db, gid, done.analysis)
                 count.rows += added
                 count.added_games += added > 0

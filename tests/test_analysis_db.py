@@ -159,3 +159,19 @@ def test_schema_3_is_brought_up_to_date(tmp_path: Path) -> None:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         games = conn.execute("SELECT COUNT(*) FROM games").fetchone()
     assert version == ("4",) and "analysis" in tables and games == (20,)
+
+
+def test_the_stored_games_judged_as_their_files_are(
+    analysed: tuple[Path, Path, list[dict[str, object]]], tmp_path: Path
+) -> None:
+    """`pdn analyse --db DB` without files judges the games stored there (two workers) into
+    the same rows as analysing their file with --db; run again, it has nothing left to do."""
+    _, from_files, _ = analysed
+    db = tmp_path / "stored.db"
+    _run("import", str(SAMPLE), "--db", str(db))
+    _run("analyse", "--db", str(db), "--depth", "2", "-j", "2", "-o", str(tmp_path / "o.pdn"))
+    rows = 'SELECT * FROM analysis ORDER BY game_id, engine, "limit", ply'
+    with sqlite3.connect(db) as a, sqlite3.connect(from_files) as b:
+        assert a.execute(rows).fetchall() == b.execute(rows).fetchall()
+    again = CliRunner().invoke(app, ["analyse", "--db", str(db), "--depth", "2"])
+    assert again.exit_code == 0 and "0 games analysed" in again.stderr
