@@ -248,10 +248,16 @@ def served_errors(db: str, damage: object = None) -> list[tuple[int, str]]:
 def test_a_damaged_database_is_one_line_on_the_page(samples_db: Path, tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.db"
     shutil.copy(samples_db, damaged)
-    size = damaged.stat().st_size
-    with damaged.open("r+b") as fh:  # every page past those the open check reads
-        fh.seek(4096 * 10)
-        fh.write(b"\xff" * (size - 4096 * 10))
+    pages = damaged.stat().st_size // 4096
+    conn = sqlite3.connect(damaged)  # the open check reads the schema's pages and pdn_meta's
+    read = "SELECT pageno FROM dbstat WHERE name IN ('sqlite_schema', 'pdn_meta')"
+    kept = {n for (n,) in conn.execute(read)}
+    conn.close()
+    with damaged.open("r+b") as fh:  # every page past the tenth but those
+        for n in range(11, pages + 1):
+            if n not in kept:
+                fh.seek(4096 * (n - 1))
+                fh.write(b"\xff" * 4096)
     for status, error in served_errors(str(damaged)):
         assert status == 503 and error.startswith("the database file is damaged (")
 

@@ -198,7 +198,7 @@ def _analysis(page: Page, variant: str, fen: str | None = None) -> None:
 
 
 def _click(page: Page, square: str) -> None:
-    page.tab.click(f'#ab-board rect[data-square="{square}"]', force=True)  # under a piece too
+    page.tab.click(f'#ab-board rect[data-cell="{square}"]', force=True)  # under a piece too
 
 
 def _shown(page: Page, moves: int) -> dict[str, str]:

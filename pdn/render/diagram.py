@@ -53,7 +53,7 @@ def svg_diagram(
             y = MARGIN + (r if flip else h - 1 - r) * CELL
             dark = (f + r) % 2 == 0 if pos.variant.orthogonal else sq in playing
             fill = DARK if dark else LIGHT
-            named = f' class="square" data-square="{g.label(sq)}"' if sq in playing else ""
+            named = f' class="square" data-cell="{g.label(sq)}"' if sq in playing else ""
             out.append(
                 f'<rect{named} x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}"/>'
             )

@@ -138,10 +138,9 @@ function lastMovePath() {
 }
 
 function squareAt(event) {
-  const direct = event.target.closest && event.target.closest("[data-square]");
-  if (direct) return direct.dataset.square;
   for (const node of document.elementsFromPoint(event.clientX, event.clientY)) {
-    if (node.dataset && node.dataset.square) return node.dataset.square;
+    const square = node.dataset && (node.dataset.square || node.dataset.cell); // a piece, a square
+    if (square) return square;
   }
   return null;
 }
