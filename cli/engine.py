@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,7 +15,6 @@ from pdn.cli.common import (
     GameVariantOpt,
     MaxSizeOpt,
     OutputOpt,
-    Paths,
     Rules,
     RulesOpt,
     check_output,
@@ -23,6 +24,10 @@ from pdn.cli.common import (
     variant_named,
 )
 from pdn.cli.output import json_line, written
+
+if TYPE_CHECKING:
+    from pdn.engine import Limit
+    from pdn.engine.analysis import Analysed
 
 EngineOpt = Annotated[
     str,
@@ -51,7 +56,13 @@ def engine_command(
 
 
 def analyse_command(
-    paths: Paths,
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="PDN files or folders (searched for *.pdn); none: with --db, the "
+            "games stored there that this engine and limit have not judged."
+        ),
+    ] = None,
     engine: EngineOpt = "builtin",
     depth: Annotated[
         int | None,
@@ -72,6 +83,14 @@ def analyse_command(
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     max_game_size: MaxSizeOpt = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Also import the games into this database and store the "
+            "analysis there (per engine and limit; once).",
+        ),
+    ] = None,
 ) -> None:
     """Judge every move of the main lines: evaluations, losses, marks and better lines."""
     from pdn.archive.parallel import Processes
@@ -88,21 +107,57 @@ def analyse_command(
         open_engine(engine, variant or "international").close()  # fails early, once
     except EngineError as exc:
         fail(str(exc))
+    if not paths:
+        if not db:
+            fail("give PDN files, or --db DB alone to judge the games stored there")
+        if cluster:
+            fail("--cluster works on files: give them, or use --workers")
+        _analyse_stored(db, engine, limit, workers, output, report)
+        return
+    store = None
+    if db:
+        from pdn.cli.connect import open_db
+        from pdn.db.analysis import Stored, store_analyses
+
+        database, stored = open_db(db, create=True), Stored()
+        store = partial(store_analyses, database, stored=stored)
+    with pipeline_run("analysing", paths, variant, 1, cluster) as run:
+        runner = run.runner if cluster else Processes(workers)
+        analysing = store or analyse_paths
+        errors = _written_all(analysing(run.files, engine, limit, variant, rules.value, runner,
+                                        run.progress, run.problem), output, report)  # fmt: skip
+    if db:
+        say(f"{stored.games} games analysed, {stored.added_games} stored ({stored.rows} moves)",
+            err=True)  # fmt: skip
+    raise typer.Exit(1 if errors or run.problems else 0)
+
+
+def _written_all(found: Iterable[Analysed], output: Path | None, report: Path | None) -> int:
+    """The games judged written as PDN and their report lines; how many stopped short (each
+    said in one line)."""
     errors = 0
     with ExitStack() as stack:
-        run = stack.enter_context(pipeline_run("analysing", paths, variant, 1, cluster))
         sink = stack.enter_context(written(output))
         lines = stack.enter_context(written(report)) if report else None
-        runner = run.runner if cluster else Processes(workers)
-        first = True
-        for done in analyse_paths(run.files, engine, limit, variant, rules.value, runner,
-                                  run.progress, run.problem):  # fmt: skip
-            sink.write(("" if first else "\n") + done.text)
-            first = False
+        for i, done in enumerate(found):
+            sink.write(("\n" if i else "") + done.text)
             if lines:
                 lines.write(json_line(done.report) + "\n")
             problem = done.problem()
             if problem:
                 errors += 1
                 say(problem, err=True)
-    raise typer.Exit(1 if errors or run.problems else 0)
+    return errors
+
+
+def _analyse_stored(db: str, engine: str, limit: Limit, workers: int, output: Path | None,
+                    report: Path | None) -> None:  # fmt: skip
+    """`pdn analyse --db DB` without files: the stored games not yet judged."""
+    from pdn.cli.connect import open_db
+    from pdn.db.analysis import Stored, analyse_stored
+
+    database, stored = open_db(db, create=True), Stored()
+    errors = _written_all(analyse_stored(database, engine, limit, workers, stored), output, report)
+    say(f"{stored.games} games analysed, {stored.added_games} stored ({stored.rows} moves)",
+        err=True)  # fmt: skip
+    raise typer.Exit(1 if errors else 0)

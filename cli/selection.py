@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from pdn.archive.criteria import Criteria
+from pdn.archive.judgement import side_checked
 from pdn.archive.players import AliasError, Aliases
 from pdn.archive.selection import SpecError, parse_material, parse_pattern
 from pdn.cli.common import fail
@@ -86,6 +87,19 @@ PatternOpt = Annotated[
         "move, white man on 28, king on 45, black man on 12, 23 empty; *12 man or king)."
     ),
 ]
+BlundersOpt = Annotated[
+    str | None,
+    typer.Option(help="Games in which an engine analysis (pdn analyse) marked a blunder by "
+                 "white, black or any side; in files, the %eval comments it wrote."),
+]  # fmt: skip
+MistakesOpt = Annotated[
+    str | None, typer.Option(help="The same for a mistake (a smaller fall than a blunder).")
+]
+LossMinOpt = Annotated[
+    float | None,
+    typer.Option(help="Games with a move that lost at least this many men (by the analysis).",
+                 min=0),
+]  # fmt: skip
 AliasesOpt = Annotated[
     Path | None,
     typer.Option(help="Alias file (CSV: alias,name): players matched under these names."),
@@ -128,6 +142,9 @@ class Selection:
     material_plies: MaterialPliesOpt = 1
     pattern: PatternOpt = None
     aliases: AliasesOpt = None
+    blunders: BlundersOpt = None
+    mistakes: MistakesOpt = None
+    loss_min: LossMinOpt = None
 
     def criteria(self) -> dict[str, object]:
         """The criteria as Criteria fields, specs read and checked (a mistake is one line and
@@ -140,6 +157,8 @@ class Selection:
                 aliases=load_aliases(self.aliases),
             )
             Criteria(**given).check()  # type: ignore[arg-type]
+            side_checked(self.blunders, "--blunders")
+            side_checked(self.mistakes, "--mistakes")
         except (SpecError, ValueError) as exc:
             fail(str(exc))
         return given

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from pdn.cli.asking import asking, print_frame
-from pdn.cli.common import DbOpt, FrameFormatOpt, OutputOpt, TopOpt
+from pdn.cli.common import DbOpt, FrameFormatOpt, OutputOpt, TopOpt, fail
 from pdn.cli.connect import open_db
 from pdn.cli.openings import OpeningsOpt, load_openings
 from pdn.cli.selection import AliasesOpt, ResultOpt, load_aliases
@@ -71,6 +71,18 @@ def stats_players(
     result: ResultOpt = None,
     min_games: Annotated[int, typer.Option(help="Players with at least this many games.")] = 1,
     top: TopOpt = None,
+    accuracy: Annotated[
+        bool,
+        typer.Option(
+            "--accuracy",
+            help="Instead: average loss and marks per player, with "
+            "White and with Black, from the stored analysis (pdn analyse --db).",
+        ),
+    ] = False,
+    analysed_by: Annotated[
+        str | None,
+        typer.Option(help="With --accuracy: the analysis whose engine and limit contain this."),
+    ] = None,
     fmt: FrameFormatOpt = None,
     output: OutputOpt = None,
 ) -> None:
@@ -80,6 +92,18 @@ def stats_players(
 
     names = load_aliases(aliases)
     engine = open_db(db)
+    if accuracy:
+        if vs or variant or result:
+            fail("--accuracy takes --player, --aliases, --min-games and --top")
+        from pdn.db.analysis import AnalysisQuestionError, player_accuracy
+
+        with asking(db, engine):
+            try:
+                frame = player_accuracy(engine, names, player, analysed_by, min_games, top)
+            except AnalysisQuestionError as exc:
+                fail(str(exc))
+        print_frame(frame, fmt, output, "accuracy")
+        return
     with asking(db, engine):
         frame = player_stats(engine, names, player, vs, variant, result, min_games, top)
     print_frame(frame, fmt, output, "players")

@@ -25,6 +25,7 @@ from sqlalchemy.exc import (
     SQLAlchemyError,
 )
 
+from pdn.db.migration import can_migrate, migrate
 from pdn.db.schema import APPLICATION, SCHEMA_VERSION, Base, Meta
 
 DEFAULT_DB = "draughts.db"
@@ -194,6 +195,11 @@ def open_database(db: str = DEFAULT_DB, create: bool = True, readonly: bool = Fa
     if version != SCHEMA_VERSION:
         engine.dispose()
         age = "a newer" if version > SCHEMA_VERSION else "an older"
+        if version < SCHEMA_VERSION and can_migrate(version):
+            raise DatabaseRefused(
+                f"{masked(db)}: made by an older version of this toolkit (schema {version}); "
+                "open it once for writing (pdn import, pdn analyse --db) to bring it up to date"
+            )
         raise DatabaseRefused(
             f"{masked(db)}: made by {age} version of this toolkit (schema {version}, this "
             f"version reads {SCHEMA_VERSION}); {REBUILD}"
@@ -229,6 +235,8 @@ def _facts(conn: Connection, db: str, create: bool) -> dict[str, str]:
     elif "pdn_meta" not in tables:
         raise DatabaseRefused(f"{masked(db)}: not a {APPLICATION} database (it has other tables)")
     facts = dict(conn.execute(select(Meta.key, Meta.value)).all())
+    if create and facts.get("application") == APPLICATION:
+        facts = migrate(conn, facts)
     if create and facts.get("schema_version") == str(SCHEMA_VERSION):
         for table in Base.metadata.sorted_tables:  # left to make by an import that was killed
             for index in table.indexes:

@@ -35,6 +35,7 @@ from pdn.archive.criteria import RESULT_WORDS, Criteria, text_matches
 from pdn.archive.openings import OpeningNames, OpeningsError, play_moves
 from pdn.archive.players import Aliases
 from pdn.archive.selection import Pattern
+from pdn.db.analysis import judged_conditions
 from pdn.db.schema import NUL_SHOWN, GameRow, PlyRow, SourceFile, at_ply
 from pdn.db.search import least_material, material_games, most_pieces, pattern_games
 from pdn.rules.draw import LABELS, OLD_LABELS, Termination
@@ -164,6 +165,7 @@ def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[Colu
     if f.material:
         top = most_pieces(get_variant(f.variant).name if f.variant else None)
         cond.append(GameRow.id.in_(material_games(f.material, f.material_plies, top)))
+    cond += judged_conditions(f)
     if f.distinct_moves:  # the first game of each set with the same moves, among those chosen
         rank = func.row_number().over(partition_by=GameRow.moves_hash, order_by=GameRow.place)
         chosen = select(GameRow.id, GameRow.moves_hash, rank.label("rank"))

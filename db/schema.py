@@ -13,6 +13,7 @@ from sqlalchemy import (
     Boolean,
     ColumnElement,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -25,9 +26,10 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 4  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 5  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
+# 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_INDEX_PLIES = 12  # positions after the first plies are indexed by ply, for openings
 
@@ -191,3 +193,27 @@ class BoardsRow(Base):
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
     __table_args__ = ({"sqlite_with_rowid": False},)
+
+
+class AnalysisRow(Base):
+    """An engine's judgement of one move of a game's main line (see pdn.engine.analysis): each
+    engine and limit keeps its own rows."""
+
+    __tablename__ = "analysis"
+    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
+    engine: Mapped[str] = mapped_column(Text, primary_key=True)  # name and version
+    limit: Mapped[str] = mapped_column(String(60), primary_key=True)  # "depth=6", "time=0.5"
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1-based
+    side: Mapped[str] = mapped_column(String(5))  # white or black: who played the move
+    move: Mapped[str] = mapped_column(Text)  # as written in the game
+    score: Mapped[str] = mapped_column(String(12))  # after the move, seen by White: 0.35, #-7
+    best_score: Mapped[str] = mapped_column(String(12))  # before it, seen by White
+    best_line: Mapped[str] = mapped_column(Text)  # the engine's line, space separated
+    loss: Mapped[float] = mapped_column(Float)  # men, to two decimals
+    mark: Mapped[str | None] = mapped_column(String(12))  # inaccuracy, mistake, blunder
+
+    __table_args__ = (
+        Index("ix_analysis_mark", "mark", "side", "game_id"),  # --blunders, --mistakes
+        Index("ix_analysis_loss", "loss", "game_id"),  # --loss-min, games by biggest loss
+        {"sqlite_with_rowid": False},
+    )

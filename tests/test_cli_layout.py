@@ -66,7 +66,7 @@ def _options(*command: str) -> list[str]:
 
 def test_filter_and_query_share_every_selection_option() -> None:
     names = list(Selection.__dataclass_fields__)
-    assert len(names) == 19 and "material_plies" in names
+    assert len(names) == 22 and "material_plies" in names
     for command in ("filter", "query"):
         options = _options(command)
         at = options.index("white")

@@ -218,8 +218,8 @@ def test_a_full_disk_is_one_line_with_the_path(samples_db: Path, tmp_path: Path)
         assert said.startswith(f"pdn: {out}: ") and said.endswith("File too large\n")
         assert said.count("\n") == 1
         assert list(out.parent.iterdir()) == []  # nothing half written, no temporary file left
-    db = tmp_path / "full.db"
-    done = pdn("import", str(SAMPLES), "--db", str(db), file_limit=100_000)
+    db = tmp_path / "full.db"  # room for the empty database (28 pages, 115 kB), not the games
+    done = pdn("import", str(SAMPLES), "--db", str(db), file_limit=150_000)
     assert done.returncode == 1
     assert done.stderr.startswith(f"pdn: {db}: import stopped: ") and done.stderr.count("\n") == 1
 
@@ -248,15 +248,16 @@ def served_errors(db: str, damage: object = None) -> list[tuple[int, str]]:
 def test_a_damaged_database_is_one_line_on_the_page(samples_db: Path, tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.db"
     shutil.copy(samples_db, damaged)
-    with sqlite3.connect(damaged) as conn:  # the root pages of all but what the open reads
-        pages = [n for (n,) in conn.execute(
-            "SELECT rootpage FROM sqlite_master WHERE rootpage > 0 AND tbl_name != 'pdn_meta'"
-        )]  # fmt: skip
-        size = conn.execute("PRAGMA page_size").fetchone()[0]
-    with damaged.open("r+b") as fh:
-        for page in pages:
-            fh.seek((page - 1) * size)
-            fh.write(b"\xff" * size)
+    pages = damaged.stat().st_size // 4096
+    conn = sqlite3.connect(damaged)  # the open check reads the schema's pages and pdn_meta's
+    read = "SELECT pageno FROM dbstat WHERE name IN ('sqlite_schema', 'pdn_meta')"
+    kept = {n for (n,) in conn.execute(read)}
+    conn.close()
+    with damaged.open("r+b") as fh:  # every page past the tenth but those
+        for n in range(11, pages + 1):
+            if n not in kept:
+                fh.seek(4096 * (n - 1))
+                fh.write(b"\xff" * 4096)
     for status, error in served_errors(str(damaged)):
         assert status == 503 and error.startswith("the database file is damaged (")
 

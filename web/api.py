@@ -226,9 +226,11 @@ def board(
     flip: bool = False,
     legal: bool = False,
     marks: list[str] | None = None,
+    best: str | None = None,
 ) -> str:
     """The SVG board of a position: the last move's *path* as an arrow, the legal moves as
-    dashed arrows (*legal*), the *marks* squares outlined."""
+    dashed arrows (*legal*), or the engine's *best* move (as written) as one, the *marks*
+    squares outlined."""
     pos = parse_fen(fen, get_variant(variant))
     g = pos.geometry
     try:
@@ -239,4 +241,9 @@ def board(
     if move is not None and len(move.path) < 2:
         raise QuestionError("a move needs two squares or more")
     hints = pos.legal_moves() if legal else []
+    if best and not legal:
+        try:
+            hints = candidates(pos, make_move(best).squares)[:1]
+        except SquareError as exc:
+            raise QuestionError(str(exc)) from None
     return svg_diagram(pos, move, flip, hints, marked)

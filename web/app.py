@@ -33,7 +33,7 @@ from pdn.db.schema import GameRow
 from pdn.rules.draw import endings
 from pdn.rules.fen import FenError
 from pdn.rules.variants import UnknownVariantError
-from pdn.web import api
+from pdn.web import analysis, analysisboard, api
 
 STATIC = Path(__file__).resolve().parent / "static"
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
@@ -167,8 +167,11 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         )  # fmt: skip
 
     def games(request: Request) -> Response:
-        p = Params(request, SEARCH | {"page", "size"})
-        return JSONResponse(api.games(engine, game_filter(p), p.page()))
+        p = Params(request, SEARCH | {"page", "size", "sort"})
+        sort = p.text("sort")
+        if sort not in (None, "place", "loss"):
+            raise BadParameter("parameter 'sort' must be place or loss")
+        return JSONResponse(analysis.games(engine, game_filter(p), p.page(), sort == "loss"))
 
     def count(request: Request) -> Response:
         p = Params(request, SEARCH)
@@ -176,7 +179,8 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
 
     def game(request: Request) -> Response:
         Params(request, set())
-        return JSONResponse(api.game(engine, _game_id(request.path_params["id"])))
+        gid = _game_id(request.path_params["id"])
+        return JSONResponse({**api.game(engine, gid), "analysis": analysis.judgement(engine, gid)})
 
     def version() -> int:
         """The number of games: answers about positions are kept until it changes."""
@@ -229,12 +233,45 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         return JSONResponse(api.start(p.required("variant")))
 
     def board(request: Request) -> Response:
-        p = Params(request, {"variant", "fen", "path", "flip", "legal", "marks"})
+        p = Params(request, {"variant", "fen", "path", "flip", "legal", "marks", "best"})
         svg = api.board(
             p.required("variant"), p.required("fen"), p.squares("path"), p.flag("flip"),
-            p.flag("legal"), p.squares("marks"),
+            p.flag("legal"), p.squares("marks"), p.text("best"),
         )  # fmt: skip
         return Response(svg, media_type="image/svg+xml")
+
+    thinking = analysisboard.Thinking()
+
+    def moves_of(p: Params) -> list[str]:
+        return (p.text("moves") or "").split()
+
+    def legal(request: Request) -> Response:
+        p = Params(request, {"variant", "fen", "moves"})
+        board = analysisboard.played(p.required("variant"), p.text("fen"), moves_of(p))
+        return JSONResponse(analysisboard.position(board))
+
+    def think(request: Request) -> Response:
+        p = Params(request, {"variant", "fen", "moves", "client", "seconds"})
+        board = analysisboard.played(p.required("variant"), p.text("fen"), moves_of(p))
+        seconds = p.integer("seconds", range(1, int(analysisboard.MAX_SECONDS) + 1), 3) or 3
+        return JSONResponse(thinking.start(p.required("client"), board, seconds))
+
+    def thought(request: Request) -> Response:
+        p = Params(request, {"client", "stop"})
+        client = p.required("client")
+        return JSONResponse(thinking.stop(client) if p.flag("stop") else thinking.status(client))
+
+    def pdn_line(request: Request) -> Response:
+        p = Params(request, {"variant", "fen", "moves", "line", "comment"})
+        line = (p.text("line") or "").split()
+        text = analysisboard.pdn_text(
+            p.required("variant"), p.text("fen"), moves_of(p), line, p.text("comment")
+        )
+        headers = {"content-disposition": 'attachment; filename="analysis.pdn"'}
+        return Response(text, media_type="application/x-chess-pdn", headers=headers)
+
+    def busy(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": str(exc)}, status_code=503)
 
     def invalid(request: Request) -> Response:
         p = Params(request, {"page", "size"})
@@ -263,6 +300,10 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         Route("/api/start", start, methods=get),
         Route("/api/board", board, methods=get),
         Route("/api/invalid", invalid, methods=get),
+        Route("/api/legal", legal, methods=get),
+        Route("/api/think", think, methods=get),
+        Route("/api/thought", thought, methods=get),
+        Route("/api/pdn", pdn_line, methods=get),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers: dict[Any, Callable[[Request, Exception], Response]] = {
@@ -271,6 +312,8 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         FenError: bad_request,
         UnknownVariantError: bad_request,
         api.NotFound: not_found,
+        analysisboard.BoardError: bad_request,
+        analysisboard.Busy: busy,
         SQLAlchemyError: unavailable,
         pd.errors.DatabaseError: unavailable,  # pandas' wrapping of one
     }

@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any, Self
 
+from pdn.archive.judgement import judged_moves, meets, side_checked
 from pdn.archive.openings import play_moves
 from pdn.archive.players import Aliases
 from pdn.archive.selection import Material, Pattern, has_material, material_runs, reaches_pattern
@@ -102,6 +103,9 @@ class Criteria:
     material_plies: int = 1
     pattern: Pattern | None = None
     aliases: Aliases | None = None  # players matched under the names these give them
+    blunders: str | None = None  # white, black, any: an engine analysis marked such a blunder
+    mistakes: str | None = None  # the same for a mistake
+    loss_min: float | None = None  # a move that lost at least this many men (in men)
 
     def __post_init__(self) -> None:
         """A criterion of the wrong kind is a TypeError at once, not a wrong query later:
@@ -127,8 +131,13 @@ class Criteria:
         return bool(
             self.variant or self.result or self.plies_min is not None
             or self.plies_max is not None or self.valid is not None or self.termination
-            or self.moves or self.fen or self.material or self.pattern
+            or self.moves or self.fen or self.material or self.pattern or self.judged
         )  # fmt: skip
+
+    @property
+    def judged(self) -> bool:
+        """Whether the criteria ask for an engine's judgement (pdn.archive.judgement)."""
+        return bool(self.blunders or self.mistakes or self.loss_min is not None)
 
     def reached(self) -> int | None:
         """The digest of the position asked for by ``moves`` and ``fen`` (None: no such
@@ -206,4 +215,10 @@ class Criteria:
             material_runs(positions), self.material, self.material_plies
         ):
             return False
-        return not self.pattern or reaches_pattern(positions, self.pattern)
+        if self.pattern and not reaches_pattern(positions, self.pattern):
+            return False
+        if not self.judged:
+            return True
+        found = judged_moves(replay) if replay else []
+        return meets(found, side_checked(self.blunders, "--blunders"),
+                     side_checked(self.mistakes, "--mistakes"), self.loss_min)  # fmt: skip

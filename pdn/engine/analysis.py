@@ -31,11 +31,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from pdn.archive.judgement import MARKS, loss_shown
+from pdn.archive.judgement import Mark as Mark  # re-exported: a mark is part of a judgement
 from pdn.archive.parallel import Runner, Task, as_runner
 from pdn.archive.pipeline import (
     OnProblem,
@@ -60,24 +61,6 @@ from pdn.writer import write_game
 
 CEILING = 10.0  # men: lidraughts's Cp.CEILING, 1000 centi-men
 LINE_PLIES = 14  # plies of the engine's line kept (lidraughts's Info.LineMaxPlies)
-
-
-class Mark(Enum):
-    """A move's mark: the least fall in winning chances that earns it, its NAG and symbol."""
-
-    INACCURACY = (0.075, 6, "?!", "Inaccuracy", "inaccuracies")
-    MISTAKE = (0.15, 2, "?", "Mistake", "mistakes")
-    BLUNDER = (0.3, 4, "??", "Blunder", "blunders")
-
-    def __init__(self, fall: float, nag: int, symbol: str, title: str, plural: str) -> None:
-        self.fall = fall
-        self.nag = nag
-        self.symbol = symbol
-        self.title = title
-        self.plural = plural
-
-
-MARKS = (Mark.BLUNDER, Mark.MISTAKE, Mark.INACCURACY)  # the worst first
 
 
 def winning_chances(score: Score) -> float:
@@ -114,6 +97,17 @@ def eval_text(score: Score) -> str:
     return "0.00" if text == "-0.00" else text
 
 
+def score_of_text(text: str) -> Score:
+    """The score an ``[%eval]`` text stands for (the inverse of :func:`eval_text`: ``#7`` a win
+    in 7 moves, 13 plies; ``#-7`` a loss in 7 moves, 14 plies); ValueError if it is none."""
+    if not text.startswith("#"):
+        return Score.of_men(float(text))
+    moves = int(text[1:])
+    if moves == 0:
+        return Score.win(0) if text.startswith("#-") else -Score.win(0)
+    return Score.win(2 * moves - 1) if moves > 0 else Score.win(2 * moves)
+
+
 @dataclass(frozen=True, slots=True)
 class Evaluation:
     """A position's judgement: its score seen by the side to move, and the engine's line."""
@@ -146,7 +140,7 @@ class PlyAnalysis:
             "eval": eval_text(self.score),
             "best_eval": eval_text(self.best_score),
             "best_line": list(self.best_line),
-            "loss": round(self.loss, 2),
+            "loss": loss_shown(self.loss),
             "mark": self.mark.name.lower() if self.mark else None,
         }
 

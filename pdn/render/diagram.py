@@ -56,7 +56,10 @@ def svg_diagram(
             y = MARGIN + (r if flip else h - 1 - r) * CELL
             dark = (f + r) % 2 == 0 if pos.variant.orthogonal else sq in playing
             fill = DARK if dark else LIGHT
-            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}"/>')
+            named = f' class="square" data-cell="{g.label(sq)}"' if sq in playing else ""
+            out.append(
+                f'<rect{named} x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}"/>'
+            )
             if sq in playing and pos.variant.notation is Notation.NUMERIC:
                 out.append(
                     f'<text x="{x + 3}" y="{y + 11}" font-size="9" fill="#eee" '

@@ -2,6 +2,9 @@
 // Every position comes from the server (the Python replay); this script only shows them.
 // Text from the database is always put in with textContent, never parsed as HTML.
 
+import { MARK_SYMBOLS, judgementShown, markAt, showGraph } from "./analysis.js";
+import { initAnalysisBoard, openAnalysis } from "./board.js";
+
 const $ = (selector) => document.querySelector(selector);
 
 function el(tag, attrs = {}, ...children) {
@@ -72,7 +75,7 @@ function parseHash() {
 }
 
 function show(view) {
-  for (const name of ["games", "board", "invalid"]) $(`#view-${name}`).hidden = name !== view;
+  for (const name of ["games", "board", "analyse", "invalid"]) $(`#view-${name}`).hidden = name !== view;
 }
 
 function markNav(name) {
@@ -97,6 +100,11 @@ async function route() {
       show("board");
       markNav("explore");
       await openExplorer(params.get("variant"), params.get("fen"));
+    } else if (parts[0] === "analyse") {
+      show("analyse");
+      markNav("analyse");
+      const variant = params.get("variant") || state.variant || (info.variants[0] || {}).variant || "international";
+      await openAnalysis(variant, params.get("fen"), info.all_variants);
     } else if (parts[0] === "invalid") {
       show("invalid");
       markNav("invalid");
@@ -113,7 +121,7 @@ async function route() {
 
 // -- games -----------------------------------------------------------------------------------
 
-const SEARCH_FIELDS = ["player", "white", "black", "event", "site", "variant", "result", "from", "to", "valid"];
+const SEARCH_FIELDS = ["player", "white", "black", "event", "site", "variant", "result", "from", "to", "valid", "sort"];
 
 function gameLink(game, text, extra = "") {
   return el("a", { href: `#/game/${game.id}${extra}` }, text || "?");
@@ -141,7 +149,7 @@ async function loadGames(params) {
     query[name] = params.get(name) || "";
   }
   const token = ++gamesToken;
-  const counting = getJSON("/api/count", query);
+  const counting = getJSON("/api/count", { ...query, sort: "" });
   counting.catch(() => null); // awaited below, once the page of games is shown
   const data = await getJSON("/api/games", { ...query, page: params.get("page") || 1 });
   if (token !== gamesToken) return;
@@ -161,6 +169,7 @@ async function loadGames(params) {
         el("td", {}, g.variant || ""),
         el("td", { class: "wide num" }, g.plies),
         el("td", {}, g.valid ? "valid" : "invalid"),
+        el("td", { class: "num loss" }, g.biggest_loss === null || g.biggest_loss === undefined ? "" : g.biggest_loss.toFixed(2)),
       ),
     ),
   );
@@ -232,6 +241,7 @@ const state = {
   nodes: new Map(), // id -> {id, parent, fen, path, text, state, ply, explored, ...}
   next: new Map(), // id -> the id that follows in its line
   current: -1, // -1: the start position
+  mainline: [], // the ids of the main line's moves, in order (a game's)
   flip: false,
   explored: [], // ids of explored nodes, in the order made
   boardToken: 0,
@@ -276,8 +286,11 @@ async function openGame(id, params) {
     state.next = new Map();
     state.explored = [];
     linkLine(game.line_items, true);
+    state.mainline = [];
+    for (let id = -1; state.next.has(id) && node(state.next.get(id)).state !== "illegal"; id = state.next.get(id)) state.mainline.push(state.next.get(id));
     renderGameHead();
     renderMoves();
+    renderGraph();
   }
   $("#explore-head").hidden = true;
   let target = -1;
@@ -315,6 +328,7 @@ async function openExplorer(variant, fen) {
   }
   $("#game-head").replaceChildren();
   $("#moves").replaceChildren();
+  $("#eval-graph").hidden = true;
   $("#explore-head").hidden = false;
   $("#explore-variant").value = name;
   goTo(-1);
@@ -392,6 +406,8 @@ function renderLine(items, box, depth) {
     if (n.reason) classes.push("flagged");
     const title = [n.reason, n.ended ? terminationText(n.ended) : ""].filter(Boolean).join("; ");
     const target = n.state === "joined" ? n.parent : n.id;
+    const judged = depth === 0 ? markOf(n) : null;
+    if (judged) classes.push(`marked ${judged}`);
     box.append(
       el("button", {
         class: classes.join(" "),
@@ -400,6 +416,7 @@ function renderLine(items, box, depth) {
         disabled: n.state === "unplayed",
         onclick: () => goTo(target),
       }, n.text),
+      ...(judged ? [el("span", { class: `mark-symbol ${judged}`, title: judged }, MARK_SYMBOLS[judged])] : []),
       " ",
     );
     if (n.ended) box.append(el("span", { class: "badge end" }, terminationText(n.ended)), " ");
@@ -412,6 +429,20 @@ function renderLine(items, box, depth) {
     }
     first = n.variations.length > 0 || n.comments_after.length > 0;
   }
+}
+
+function markOf(n) {
+  return markAt(state.game && state.game.analysis, state.mainline, n);
+}
+
+function renderGraph() {
+  showGraph($("#eval-graph"), state.game.analysis, (ply) => goTo(ply === 0 ? -1 : state.mainline[Math.min(ply, state.mainline.length) - 1]));
+}
+
+function showJudgement() {
+  if (!state.game) return null;
+  const ply = state.current === -1 ? 0 : state.mainline.indexOf(state.current) + 1 || null;
+  return judgementShown($("#eval-graph"), state.game.analysis, ply);
 }
 
 function renderMoves() {
@@ -445,10 +476,19 @@ function goTo(id) {
   const button = document.querySelector(`#moves .move[data-node="${state.current}"]`);
   if (button) {
     button.classList.add("current");
-    button.scrollIntoView({ block: "nearest" });
+    scrollWithin($("#moves"), button);
   }
   renderExplored();
   renderPosition();
+}
+
+// Bring *item* into view inside the scrolling *box* only: scrollIntoView would scroll the page
+// too, and at phone width push the board above the screen.
+function scrollWithin(box, item) {
+  const outer = box.getBoundingClientRect();
+  const inner = item.getBoundingClientRect();
+  if (inner.top < outer.top) box.scrollTop -= outer.top - inner.top;
+  else if (inner.bottom > outer.bottom) box.scrollTop += inner.bottom - outer.bottom;
 }
 
 function step(direction) {
@@ -519,6 +559,8 @@ async function renderPosition() {
     params.set("legal", "1");
     if (n.marks.length) params.set("marks", n.marks.join(","));
   }
+  const best = illegal ? null : showJudgement();
+  if (best) params.set("best", best);
   scheduleExplorer(fen);
   try {
     const svg = await boardSvg(params.toString());
@@ -658,6 +700,11 @@ function renderReached(data, fen, token) {
 // -- controls --------------------------------------------------------------------------------
 
 $("#first").addEventListener("click", home);
+$("#analyse").addEventListener("click", () => {
+  const fen = currentFen();
+  if (fen) location.hash = `#/analyse?variant=${encodeURIComponent(state.variant)}&fen=${encodeURIComponent(fen)}`;
+});
+initAnalysisBoard({ $, el, getJSON, showMessage });
 $("#prev").addEventListener("click", () => step(-1));
 $("#next").addEventListener("click", () => step(1));
 $("#last").addEventListener("click", end);
