@@ -219,3 +219,15 @@ def test_cycles_are_found(tmp_path: Path) -> None:
 
 def test_no_import_cycle() -> None:
     assert cycles() == []
+
+
+def test_the_rules_import_nothing_above_them() -> None:
+    """pdn.rules (variants, draw rules, positions, the kernel) stands on nothing else of pdn."""
+    above = [
+        (name, i.target, i.line)
+        for name in MODULES
+        if name.startswith("pdn.rules")
+        for i in imports_of(name, MODULES)
+        if not i.target.startswith("pdn.rules")
+    ]
+    assert above == []
