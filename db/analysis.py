@@ -70,9 +70,10 @@ def write_analysis(db: Engine, gid: int, analysis: GameAnalysis) -> int:
     if not rows:
         return 0
     dialect = postgresql if db.dialect.name == "postgresql" else sqlite
-    statement = dialect.insert(AnalysisRow).on_conflict_do_nothing()
+    # the rows added are counted as returned: a driver's rowcount of many rows may be -1
+    statement = dialect.insert(AnalysisRow).on_conflict_do_nothing().returning(AnalysisRow.ply)
     with db.begin() as conn:
-        return int(conn.execute(statement, rows).rowcount or 0)
+        return len(conn.execute(statement, rows).all())
 
 
 def _judged(

@@ -26,9 +26,14 @@ CRITERIA = [
 
 
 def _run(*args: str) -> str:
+    return _ran(*args)[0]
+
+
+def _ran(*args: str) -> tuple[str, str]:
+    """What a command printed, on standard output and on standard error."""
     result = CliRunner().invoke(app, list(args))
     assert result.exit_code == 0, result.output + result.stderr
-    return result.stdout
+    return result.stdout, result.stderr
 
 
 @pytest.fixture(scope="module")
@@ -67,11 +72,13 @@ def test_again_changes_nothing_and_another_limit_stands_beside(tmp_path: Path, d
     its rows beside depth 2's."""
     first = tmp_path / "first.pdn"
     first.write_text(_games(3))
-    _run("analyse", str(first), "--depth", "2", "--db", db, "-o", str(tmp_path / "o.pdn"))
+    said = _ran("analyse", str(first), "--depth", "2", "--db", db, "-o", str(tmp_path / "o.pdn"))
     engine = open_database(db, create=False)
     before = table_digests(engine)
-    _run("analyse", str(first), "--depth", "2", "--db", db, "-o", str(tmp_path / "o.pdn"))
-    assert table_digests(engine) == before
+    rows = before["analysis"][0]
+    assert said[1] == f"3 games analysed, 3 stored ({rows} moves)\n"  # counted on both drivers
+    said = _ran("analyse", str(first), "--depth", "2", "--db", db, "-o", str(tmp_path / "o.pdn"))
+    assert table_digests(engine) == before and said[1] == "3 games analysed, 0 stored (0 moves)\n"
     _run("analyse", str(first), "--depth", "1", "--db", db, "-o", str(tmp_path / "o.pdn"))
     after = table_digests(engine)
     assert after["analysis"][0] == 2 * before["analysis"][0] > 0
