@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import TextIO
 
 from pdn.game import Game, Node, SetupNode
+from pdn.rules.variants import Variant
 from pdn.walk import Line, Step, Visitor, unplayed, walk
 
 LINE_WIDTH = 80
@@ -25,9 +26,10 @@ def escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _sides(game: Game) -> tuple[str, str]:
-    """The variant's first player and the side to move at the start ("W" or "B")."""
-    variant = game.declared_variant
+def sides(game: Game, variant: Variant | None = None) -> tuple[str, str]:
+    """The first player of *variant* (default: the one the game declares) and the side to move
+    at the start ("W" or "B")."""
+    variant = variant or game.declared_variant
     first = variant.first if variant else "W"
     fen = (game.fen or "").strip().lstrip('"').upper()
     return first, fen[0] if fen[:1] in ("W", "B") else first
@@ -52,7 +54,7 @@ class PdnWriter(Visitor[str]):
 
     def begin_game(self, game: Game) -> None:
         self.game = game
-        self.first, self.side = _sides(game)
+        self.first, self.side = sides(game)
 
     def visit_header(self, name: str, value: str) -> None:
         self.headers.append(f'[{name} "{escape(value)}"]')

@@ -143,3 +143,14 @@ def test_corpus_round_trip_through_the_other_notation(entry: object, tmp_path: P
     there = tmp_path / f"{other.value}.pdn"
     there.write_text(convert([path], Style(squares=other)), encoding="utf-8")
     assert convert([there], Style()) == direct
+
+
+def test_a_game_without_gametype_is_numbered_as_its_variant_moves(tmp_path: Path) -> None:
+    """An English game read without a GameType tag (the file's variant guessed) is written with
+    its GameType, and numbered as English is played: Black's 11-15 and White's 24-20 are
+    move 1 (spec/pdn.md: the first player's move opens a move number)."""
+    text = '[Event "Manchester 1841"]\n1. 11-15 24-20 2. 8-11 28-24 0-1\n'
+    path = tmp_path / "untagged.pdn"
+    path.write_text(text, encoding="utf-8")
+    written = convert([path], Style())
+    assert '[GameType "21"]' in written and "1. 11-15 24-20 2. 8-11 28-24 0-1" in written

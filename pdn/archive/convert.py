@@ -27,7 +27,7 @@ from pdn.rules.move import pdn_path
 from pdn.rules.position import Move, Position
 from pdn.rules.variants import Notation, Variant
 from pdn.walk import Step
-from pdn.writer import PdnWriter
+from pdn.writer import PdnWriter, sides
 
 
 class Captures(StrEnum):
@@ -120,7 +120,8 @@ class _Converter(PdnWriter):
 
     def begin_game(self, game: Game) -> None:
         super().begin_game(game)
-        self.first = self.variant.first  # the GameType tag written names the variant
+        # the GameType tag written names the variant replayed, which moves first
+        self.first, self.side = sides(game, self.variant)
 
     def visit_header(self, name: str, value: str) -> None:
         key = name.lower()
