@@ -66,10 +66,14 @@ def test_a_pattern_or_material_the_variant_cannot_have_is_a_usage_error(tmp_path
 
 
 def test_prose_with_a_few_move_like_words_holds_no_game(tmp_path: Path) -> None:
-    # the README's line 369 starts with `ed4`, a Russian short move: it was read as a game with
-    # a syntax error and stored as a record
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    assert list(read_games(readme)) == []
+    # a README's prose whose line starts with `ed4`, a Russian short move, was read as a game
+    # with a syntax error and stored as a record (the project's README then; it now shows PDN)
+    readme = (
+        "## Moves\n\nA capture written with its first and last square is legal when the\n"
+        "`ed4` form names one capture; the PDN 3.0 forms (the square behind a piece taken,\n"
+        "or the turning square) are read too. After an illegal move, `legal` lists them.\n"
+    )
+    assert read_string(readme) == []
     prose = "Notes\n\nThe first move 11-15 is common.\n`ed4`, a capture written in parts.\n"
     assert read_string(prose) == []
     [broken] = read_string("1. 11-15 23-19 2. x *\n")  # two moves, then a mistake: a game
