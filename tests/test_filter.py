@@ -187,7 +187,9 @@ CORPUS_CASES = [
     Criteria(plies_min=100),
     Criteria(plies_max=10),
     Criteria(valid=False),
-    *(Criteria(termination=t) for t in ("win", "draw-repetition", "draw-40-moves")),
+    # no corpus game ends by the 40-move rule (OCA's one reached it and was won after it: a
+    # warning, docs/rules.md), so the third is how the other games ended
+    *(Criteria(termination=t) for t in ("win", "draw-repetition", "as-recorded")),
     Criteria(variant="english", moves="11-15 23-19 8-11"),
     Criteria(variant="international", moves="32-28 19-23"),
     Criteria(material=parse_material("W:K1,B:K1")),
