@@ -111,6 +111,11 @@ def stopped_within(proc: subprocess.Popen[str], signum: int) -> tuple[float, str
     return time.monotonic() - sent, err
 
 
+@pytest.mark.skipif(
+    os.environ.get("PDN_CORE", "").lower() == "python",
+    reason="a signal test, not the kernel's: run on the C kernel (once it hung on the twin under "
+    "load, issue 27's note)",
+)
 def test_ctrl_c_with_workers_ends_them_and_frees_the_database(
     archive: tuple[Path, int], tmp_path: Path, cleanup: list[subprocess.Popen[str]]
 ) -> None:
