@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 from typing import BinaryIO
 
 from pdn.read.lines import BLOCK, sniff
@@ -55,9 +56,12 @@ def forced_code_page() -> str | None:
 
 def guess_code_page(data: bytes) -> str:
     """The code page of CODE_PAGES that *data* (text that is not UTF-8) is written in:
-    charset-normalizer tells the script (Cyrillic pages apart); between the Western and the
-    Central European page, whose letters it cannot tell apart in a few names, the one that
-    reads more of the bytes as letters (cp1252 when they read as many)."""
+    charset-normalizer tells the script; between the Cyrillic pages, the one whose words are
+    shaped as words are (lower case, capitalised or all capitals: a text read in the wrong one
+    of them mixes the cases inside its words; charset-normalizer's own choice among them changed
+    with its version 3.5); between the Western and the Central European page, whose letters it
+    cannot tell apart in a few names, the one that reads more of the bytes as letters (cp1252
+    when they read as many). A tie goes to the first page of the pair or to charset-normalizer."""
     from charset_normalizer import from_bytes  # imported when a file needs it (it is slow)
 
     best = from_bytes(data, cp_isolation=list(CODE_PAGES)).best()
@@ -65,16 +69,30 @@ def guess_code_page(data: bytes) -> str:
         return "cp1252"
     if best.encoding in _LATIN:
         return max(_LATIN, key=lambda page: _letters(data, page))
-    return best.encoding
+    pages = (best.encoding, *(page for page in _CYRILLIC if page != best.encoding))
+    return max(pages, key=lambda page: _shaped_letters(data, page))
 
 
 _LATIN = ("cp1252", "cp1250")  # the first wins a tie
+_CYRILLIC = ("cp1251", "cp866", "koi8_r")
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _letters(data: bytes, page: str) -> int:
     """How many of the bytes above ASCII read as letters in *page*."""
     text = data.decode(page, "pdn-latin1" if page == "cp1252" else "replace")
     return sum(1 for c in text if c > "\x7f" and c.isalpha())
+
+
+def _shaped_letters(data: bytes, page: str) -> int:
+    """How many letters above ASCII *data* read in *page* has in words of one shape: all lower
+    case, all capitals, or a capital and then lower case."""
+    words = _WORD.findall(data.decode(page, "replace"))
+    return sum(
+        sum(1 for c in word if c > "\x7f")
+        for word in words
+        if word.islower() or word.isupper() or (word[0].isupper() and word[1:].islower())
+    )
 
 
 def decode_lines(
