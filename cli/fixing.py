@@ -95,7 +95,9 @@ def fix_command(
         bool,
         typer.Option(
             "--fix-results",
-            help="Set a result the final position contradicts (the side to move has no move).",
+            help="Set a result the final position contradicts (the side to move has no move), "
+            "or a win the rules drew where the moves end (repetition, moves or endgame rule "
+            "of --rules that ends the game by itself), said in a comment.",
         ),
     ] = False,
     add_plycount: Annotated[

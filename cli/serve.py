@@ -10,6 +10,7 @@ import typer
 
 from pdn.cli.common import check_inputs, fail, say
 from pdn.cli.connect import import_into
+from pdn.cli.selection import AliasesOpt, load_aliases
 from pdn.db.connection import DEFAULT_DB, DatabaseRefused, DatabaseUnavailable, shown
 from pdn.read.files import MissingPathError, pdn_files
 
@@ -27,6 +28,7 @@ def serve(
     host: Annotated[
         str, typer.Option(help="Address to listen on; other than 127.0.0.1, others can connect.")
     ] = "127.0.0.1",
+    aliases: AliasesOpt = None,
 ) -> None:
     """A local web page to browse, replay and explore the games (read-only); Ctrl-C stops it."""
     try:
@@ -38,6 +40,7 @@ def serve(
         raise
     if paths and db:
         fail("give a database (--db) or PDN files, not both")
+    names = load_aliases(aliases)
     with tempfile.TemporaryDirectory() as tmp:
         if paths:
             check_inputs(paths)
@@ -60,5 +63,5 @@ def serve(
         except (DatabaseRefused, ServeError) as exc:
             fail(str(exc))
         say(f"pdn: serving {title} at {address(sock)} (Ctrl-C stops)")
-        run(engine, title, sock)
+        run(engine, title, sock, names)
     say("pdn: stopped")

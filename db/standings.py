@@ -23,3 +23,28 @@ def stored_event_games(engine: Engine, choice: EventChoice) -> list[EventGame]:
         EventGame((w or "?").strip(), (b or "?").strip(), winner, (result or "*").replace(" ", ""))
         for w, b, winner, result in rows
     ]
+
+
+def stored_events(engine: Engine, limit: int | None = None) -> list[tuple[str, int]]:
+    """The events of the database as :func:`stored_event_games` tells them apart (Event tags
+    compared without case and surrounding spaces), each with its games and under its most
+    written spelling, the most played first; at most *limit*."""
+    key = func.lower(func.trim(GameRow.event))
+    spellings = (
+        select(key.label("key"), GameRow.event, func.count().label("n"))
+        .where(func.trim(GameRow.event).not_in(["", "?"]))
+        .group_by(key, GameRow.event)
+        .subquery()
+    )
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(spellings.c.key, spellings.c.event, spellings.c.n).order_by(
+                spellings.c.key, spellings.c.n.desc(), spellings.c.event
+            )
+        ).all()
+    found: dict[str, tuple[str, int]] = {}
+    for k, name, n in rows:  # a key's first row: its most written spelling
+        spelling, games = found.get(k, (name, 0))
+        found[k] = (spelling, games + int(n))
+    ranked = sorted(found.values(), key=lambda e: (-e[1], e[0].casefold()))
+    return ranked[:limit] if limit is not None else ranked

@@ -41,7 +41,7 @@ def test_page_renders_in_chromium(page: Path, tmp_path: Path) -> None:
         [browser, *FLAGS, f"--user-data-dir={profile}", "--dump-dom", page.as_uri()],
         capture_output=True, text=True, timeout=120, check=True,
     )  # fmt: skip
-    assert "Draw rate per year" in dom.stdout and "Most played openings" in dom.stdout
+    assert "Draw rate by year" in dom.stdout and "Most played openings" in dom.stdout
     assert dom.stdout.count('class="bar"') >= 10  # the two draw-rate plots
     assert dom.stdout.count("data-square=") == 24  # the diagram's pieces
     shot = tmp_path / "page.png"

@@ -8,7 +8,7 @@ the board, so every position shown comes from the replay.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -161,19 +161,29 @@ def game(engine: Engine, game_id: int) -> dict[str, Any]:
     }
 
 
-def moves(engine: Engine, variant: str, fen: str) -> dict[str, Any]:
-    """The moves played from a position, counted as `pdn explore` counts them."""
+def moves(
+    engine: Engine,
+    variant: str,
+    fen: str,
+    where: GameFilter | None = None,
+    result: str | None = None,
+) -> dict[str, Any]:
+    """The moves played from a position, counted as `pdn explore` counts them: by the same
+    function, of the games *where* selects (its player, event and years) with *result*."""
     name = get_variant(variant).name
-    frame = explore(engine, name, fen=fen)
+    frame = explore(engine, name, fen=fen, result=result, where=where)
     columns = list(frame.columns)
     return {"variant": name, "fen": fen, "columns": columns, "moves": _records(frame, columns)}
 
 
-def reached(engine: Engine, variant: str, fen: str, page: Page) -> dict[str, Any]:
-    """The games that reached a position (as `pdn query --fen` finds them), each with the ply
-    it was reached at."""
+def reached(
+    engine: Engine, variant: str, fen: str, page: Page, where: GameFilter | None = None
+) -> dict[str, Any]:
+    """The games that reached a position (as `pdn query --fen` finds them), of those *where*
+    selects, each with the ply it was reached at."""
     name = get_variant(variant).name
-    found = find_games(engine, GameFilter(variant=name, fen=fen), page.size + 1, page.offset)
+    chosen = replace(where or GameFilter(), variant=name, fen=fen)
+    found = find_games(engine, chosen, page.size + 1, page.offset)
     listed = _records(found.head(page.size), GAME_COLUMNS)
     digest = position_digest(name, fen=fen)
     ids = [int(g["id"]) for g in listed]

@@ -11,6 +11,7 @@ import re
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -27,19 +28,22 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pdn.archive.players import Aliases
+from pdn.archive.standings import EventChoice
 from pdn.db.connection import database_error, trouble
 from pdn.db.questions import GameFilter, QuestionError
 from pdn.db.schema import GameRow
 from pdn.rules.draw import endings
 from pdn.rules.fen import FenError
 from pdn.rules.variants import UnknownVariantError
-from pdn.web import analysis, analysisboard, api
+from pdn.web import analysis, analysisboard, api, event
 
 STATIC = Path(__file__).resolve().parent / "static"
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
 MAX_VALUE = 1000  # characters of one parameter
 PAGE_SIZES = range(1, 201)
 SEARCH = {"player", "white", "black", "event", "site", "variant", "result", "from", "to", "valid"}
+EXPLORE = {"player", "event", "from", "to", "result"}  # the selection of `pdn explore`
 HEADERS = [
     (b"content-security-policy",
      b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
@@ -121,9 +125,12 @@ def _game_id(text: str) -> int:
     return int(text)
 
 
-def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Starlette:
+def make_app(
+    engine: Engine, title: str, hosts: list[str] | None = None, aliases: Aliases | None = None
+) -> Starlette:
     """The application over the database of *engine* (opened read-only by the caller); *hosts*:
-    the host names it answers to (default: this machine's loopback names only)."""
+    the host names it answers to (default: this machine's loopback names only); *aliases*: the
+    names players are matched under (`pdn serve --aliases`)."""
 
     def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -163,7 +170,16 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
             event=p.text("event"), site=p.text("site"), variant=p.text("variant"),
             result=p.text("result"), date_from=p.integer("from", range(0, 10000)),
             date_to=p.integer("to", range(0, 10000)),
-            valid=None if valid is None else valid == "yes",
+            valid=None if valid is None else valid == "yes", aliases=aliases,
+        )  # fmt: skip
+
+    def explore_filter(p: Params) -> GameFilter:
+        """The games `pdn explore` selects by --player, --event, --year-from/--year-to (and
+        --aliases, given to the server)."""
+        return GameFilter(
+            player=p.text("player"), event=p.text("event"),
+            date_from=p.integer("from", range(0, 10000)), date_to=p.integer("to", range(0, 10000)),
+            aliases=aliases,
         )  # fmt: skip
 
     def games(request: Request) -> Response:
@@ -188,12 +204,16 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
             return int(conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0)
 
     @lru_cache(maxsize=512)
-    def moves_at(_version: int, variant: str, fen: str) -> dict[str, Any]:
-        return api.moves(engine, variant, fen)
+    def moves_at(
+        _version: int, variant: str, fen: str, where: GameFilter, result: str | None
+    ) -> dict[str, Any]:
+        return api.moves(engine, variant, fen, where, result)
 
     @lru_cache(maxsize=512)
-    def reached_at(_version: int, variant: str, fen: str, page: api.Page) -> dict[str, Any]:
-        return api.reached(engine, variant, fen, page)
+    def reached_at(
+        _version: int, variant: str, fen: str, page: api.Page, where: GameFilter
+    ) -> dict[str, Any]:
+        return api.reached(engine, variant, fen, page, where)
 
     def warm() -> None:
         """Explore the start position of each variant once: every game and the explorer open
@@ -203,8 +223,9 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
             for variant, _ in variant_counts():
                 if variant:
                     fen = api.start(variant)["fen"]
-                    moves_at(now, variant, fen)
-                    reached_at(now, variant, fen, api.Page())
+                    everything = GameFilter(aliases=aliases)  # as explore_filter of nothing
+                    moves_at(now, variant, fen, everything, None)
+                    reached_at(now, variant, fen, api.Page(), everything)
         except Exception as exc:
             if database_error(exc) is None:
                 raise
@@ -216,13 +237,26 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         yield
 
     def explore(request: Request) -> Response:
-        p = Params(request, {"variant", "fen"})
-        return JSONResponse(moves_at(version(), p.required("variant"), p.required("fen")))
+        p = Params(request, {"variant", "fen"} | EXPLORE)
+        variant, fen, where = p.required("variant"), p.required("fen"), explore_filter(p)
+        return JSONResponse(moves_at(version(), variant, fen, where, p.text("result")))
 
     def reached(request: Request) -> Response:
-        p = Params(request, {"variant", "fen", "page", "size"})
-        answer = reached_at(version(), p.required("variant"), p.required("fen"), p.page())
+        p = Params(request, {"variant", "fen", "page", "size"} | EXPLORE)
+        where = replace(explore_filter(p), result=p.text("result"))
+        answer = reached_at(version(), p.required("variant"), p.required("fen"), p.page(), where)
         return JSONResponse(answer)
+
+    def event_view(request: Request) -> Response:
+        p = Params(request, {"event", "site", "year"})
+        choice = EventChoice(p.text("event"), p.text("site"), p.integer("year", range(0, 10000)))
+        if choice == EventChoice():
+            raise BadParameter("say which event: parameter 'event', 'site' or 'year'")
+        return JSONResponse(event.event(engine, choice))
+
+    def events(request: Request) -> Response:
+        Params(request, set())
+        return JSONResponse(event.events(engine))
 
     def play(request: Request) -> Response:
         p = Params(request, {"variant", "fen", "move"})
@@ -300,6 +334,8 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         Route("/api/start", start, methods=get),
         Route("/api/board", board, methods=get),
         Route("/api/invalid", invalid, methods=get),
+        Route("/api/event", event_view, methods=get),
+        Route("/api/events", events, methods=get),
         Route("/api/legal", legal, methods=get),
         Route("/api/think", think, methods=get),
         Route("/api/thought", thought, methods=get),
@@ -312,6 +348,7 @@ def make_app(engine: Engine, title: str, hosts: list[str] | None = None) -> Star
         FenError: bad_request,
         UnknownVariantError: bad_request,
         api.NotFound: not_found,
+        event.NoEvent: not_found,
         analysisboard.BoardError: bad_request,
         analysisboard.Busy: busy,
         SQLAlchemyError: unavailable,

@@ -10,6 +10,7 @@ import socket
 import uvicorn
 from sqlalchemy import Engine
 
+from pdn.archive.players import Aliases
 from pdn.db.connection import open_database
 from pdn.web.app import LOOPBACK_NAMES, make_app
 
@@ -64,11 +65,12 @@ def address(sock: socket.socket) -> str:
     return f"http://{host}:{port}/"
 
 
-def serve(engine: Engine, title: str, sock: socket.socket) -> None:
-    """Answer on *sock* until Ctrl-C (or SIGTERM), then return."""
+def serve(engine: Engine, title: str, sock: socket.socket, aliases: Aliases | None = None) -> None:
+    """Answer on *sock* until Ctrl-C (or SIGTERM), then return; players are matched under the
+    names *aliases* give them."""
     host = sock.getsockname()[0]
     hosts = LOOPBACK_NAMES if is_loopback(host) else ["*"]
-    app = make_app(engine, title, hosts)
+    app = make_app(engine, title, hosts, aliases)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     try:
         server.run(sockets=[sock])

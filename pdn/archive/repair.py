@@ -1,7 +1,8 @@
 """Repair archives (`pdn fix`): cut a game at its first illegal move, set a result the final
-position contradicts, add the PlyCount tag, drop the games that stay invalid, split the games
-by event, year or variant. A game no repair touches is written exactly as read; every change
-is said, one line each, so that nothing is changed unseen."""
+position or a draw by rule where the moves end contradicts, add the PlyCount tag, drop the
+games that stay invalid, split the games by event, year or variant. A game no repair touches
+is written exactly as read; every change is said, one line each, so that nothing is changed
+unseen."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import CommentNode, Game, MoveNode, Node, Outcome
 from pdn.replay import MoveError, Replay, replay_game
+from pdn.rules.draw import Ending
 from pdn.rules.geometry import Color
 from pdn.writer import movetext, write_game
 
@@ -132,6 +134,31 @@ def _decided(replay: Replay) -> Outcome | None:
     return Outcome.SECOND if replay.final.turn == first else Outcome.FIRST
 
 
+def _drawn(replay: Replay) -> Ending | None:
+    """The draw by rule that ended the game where its main line ends, when the result written
+    says it was won: a rule of the rule set replayed under that ends the game by itself
+    (pdn.rules.draw: the repetition, moves and endgame rules, each with its rule book's
+    article), reached at the last move written. None when the moves go on after it (the
+    players did not play under that rule: not this repair's to judge), when the rule only lets
+    a player claim the draw, or when the result says a draw or nothing."""
+    draw = replay.draw
+    won = replay.game.outcome in (Outcome.FIRST, Outcome.SECOND)
+    if not won or replay.final is None or draw is None or draw.ply != replay.plies:
+        return None
+    if draw.rule is not None and not draw.rule.ends_game:
+        return None
+    return draw
+
+
+def _say_drawn(game: Game, was: str, result: str, draw: Ending) -> str:
+    """Say in a comment after the last move why the result was set: the rule, its ply and its
+    source; the change as listed."""
+    source = f" ({draw.rule.source})" if draw.rule else ""
+    why = f"{draw.text()} at ply {draw.ply}{source}"
+    game.body.append(CommentNode(_plain(f"pdn fix: result {was} set to {result}: {why}")))
+    return f"result {was} set to {result} ({why})"
+
+
 def fix_game(game: Game, replay: Replay | None, repairs: Repairs) -> Fixed:
     """*game* repaired as *repairs* ask, its changes listed (*replay*: None when it did not
     parse)."""
@@ -158,6 +185,13 @@ def fix_game(game: Game, replay: Replay | None, repairs: Repairs) -> Fixed:
         if decided is not None and any(e.kind == "result" for e in replay.errors):
             result = _style(game, replay)[decided]
             done.changes.append(f"result {game.result} set to {result} (the final position)")
+            _set_result(game, result)
+            changed = True
+            replay = replay_game(game, replay.variant, repairs.rules)
+        drawn = _drawn(replay) if decided is None else None
+        if drawn is not None:
+            result = _style(game, replay)[Outcome.DRAW]
+            done.changes.append(_say_drawn(game, game.result or "*", result, drawn))
             _set_result(game, result)
             changed = True
             replay = replay_game(game, replay.variant, repairs.rules)

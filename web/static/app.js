@@ -1,45 +1,12 @@
-// The page of `pdn serve`: games, a board, the explorer and the invalid games.
+// The page of `pdn serve`: games, a board, the explorer, events and the invalid games.
 // Every position comes from the server (the Python replay); this script only shows them.
 // Text from the database is always put in with textContent, never parsed as HTML.
 
 import { MARK_SYMBOLS, judgementShown, markAt, showGraph } from "./analysis.js";
 import { initAnalysisBoard, openAnalysis } from "./board.js";
-
-const $ = (selector) => document.querySelector(selector);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-async function getJSON(path, params = {}) {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== null && value !== undefined && value !== "") query.set(key, value);
-  }
-  const url = query.toString() ? `${path}?${query}` : path;
-  const response = await fetch(url);
-  const data = await response.json().catch(() => ({ error: response.statusText }));
-  if (!response.ok) throw new Error(data.error || response.statusText);
-  return data;
-}
-
-function showMessage(text) {
-  const box = $("#message");
-  box.textContent = text || "";
-  box.hidden = !text;
-}
+import { $, el, gameLink, getJSON, pager, showMessage } from "./dom.js";
+import { eventLink, initEvents, openEvent } from "./event.js";
+import { initExplorer, scheduleExplorer, setFilters } from "./explorer.js";
 
 const RESULT_WORDS = { first: "1st player wins", second: "2nd player wins", draw: "draw" };
 // How an ending is said: the words of pdn.rules.draw.ending_text, as /api/info sends them
@@ -75,7 +42,7 @@ function parseHash() {
 }
 
 function show(view) {
-  for (const name of ["games", "board", "analyse", "invalid"]) $(`#view-${name}`).hidden = name !== view;
+  for (const name of ["games", "board", "analyse", "event", "invalid"]) $(`#view-${name}`).hidden = name !== view;
 }
 
 function markNav(name) {
@@ -99,7 +66,12 @@ async function route() {
     } else if (parts[0] === "explore") {
       show("board");
       markNav("explore");
+      setFilters(params);
       await openExplorer(params.get("variant"), params.get("fen"));
+    } else if (parts[0] === "event") {
+      show("event");
+      markNav("event");
+      await openEvent(params);
     } else if (parts[0] === "analyse") {
       show("analyse");
       markNav("analyse");
@@ -122,22 +94,6 @@ async function route() {
 // -- games -----------------------------------------------------------------------------------
 
 const SEARCH_FIELDS = ["player", "white", "black", "event", "site", "variant", "result", "from", "to", "valid", "sort"];
-
-function gameLink(game, text, extra = "") {
-  return el("a", { href: `#/game/${game.id}${extra}` }, text || "?");
-}
-
-// Previous / page N (of M once the count is known) / Next
-function pager(box, page, pages, more, go) {
-  box.replaceChildren();
-  if (page <= 1 && !more) return;
-  const of = pages ? ` of ${pages.toLocaleString("en")}` : "";
-  box.append(
-    el("button", { disabled: page <= 1, onclick: () => go(page - 1) }, "‹ Previous"),
-    el("span", {}, ` page ${page}${of} `),
-    el("button", { disabled: !more, onclick: () => go(page + 1) }, "Next ›"),
-  );
-}
 
 let gamesToken = 0;
 
@@ -162,7 +118,7 @@ async function loadGames(params) {
       el("tr", { class: g.valid ? "" : "invalid", dataset: { id: g.id } },
         el("td", {}, gameLink(g, g.white)),
         el("td", {}, gameLink(g, g.black)),
-        el("td", {}, g.event || ""),
+        el("td", {}, eventLink(g.event)),
         el("td", { class: "wide" }, g.site || ""),
         el("td", {}, g.date || ""),
         el("td", {}, g.result || ""),
@@ -245,7 +201,6 @@ const state = {
   flip: false,
   explored: [], // ids of explored nodes, in the order made
   boardToken: 0,
-  explorerToken: 0,
 };
 
 function node(id) {
@@ -353,8 +308,8 @@ function renderGameHead() {
     el("h1", {}, el("span", { class: "player white-player" }, tag("White") || "?"), " – ",
       el("span", { class: "player black-player" }, tag("Black") || "?")),
     el("p", { class: "note" },
-      [tag("Event"), tag("Site"), tag("Date"), tag("Round") ? `round ${tag("Round")}` : null]
-        .filter(Boolean).join(" · ")),
+      [tag("Event") ? eventLink(tag("Event")) : null, tag("Site"), tag("Date"), tag("Round") ? `round ${tag("Round")}` : null]
+        .filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part]))),
     el("p", {},
       el("strong", {}, g.result || "no result"), ` · ${g.variant || "variant unknown"} · ${g.plies} plies · `,
       el("span", { class: g.valid ? "badge ok" : "badge bad" }, g.valid ? "valid" : "invalid"),
@@ -609,94 +564,6 @@ async function playMove(text) {
   }
 }
 
-// -- explorer --------------------------------------------------------------------------------
-
-const COLUMN_NAMES = {
-  move: "Move",
-  games: "Games",
-  white_wins: "White wins",
-  black_wins: "Black wins",
-  draws: "Draws",
-  no_result: "No result",
-  white_score: "White score %",
-  draw_rate: "Draw rate %",
-  name: "Opening",
-};
-const explorerCache = new Map();
-let explorerTimer = null;
-
-function scheduleExplorer(fen) {
-  clearTimeout(explorerTimer);
-  const token = ++state.explorerToken;
-  explorerTimer = setTimeout(() => loadExplorer(fen, token), 80);
-}
-
-async function cachedJSON(path, params) {
-  const key = `${path}?${new URLSearchParams(params)}`;
-  if (!explorerCache.has(key)) {
-    if (explorerCache.size > 300) explorerCache.clear();
-    explorerCache.set(key, getJSON(path, params).catch((error) => {
-      explorerCache.delete(key);
-      throw error;
-    }));
-  }
-  return explorerCache.get(key);
-}
-
-function loadExplorer(fen, token) {
-  const position = { variant: state.variant, fen };
-  $("#explorer-table").setAttribute("aria-busy", "true");
-  cachedJSON("/api/explore", position)
-    .then((data) => token === state.explorerToken && renderExplorerMoves(data))
-    .catch((error) => token === state.explorerToken && ($("#explorer-note").textContent = error.message));
-  loadReached(fen, token, 1);
-}
-
-function loadReached(fen, token, page) {
-  $("#reached-table").setAttribute("aria-busy", "true");
-  cachedJSON("/api/reached", { variant: state.variant, fen, page })
-    .then((data) => token === state.explorerToken && renderReached(data, fen, token))
-    .catch((error) => token === state.explorerToken && showMessage(error.message));
-}
-
-function renderExplorerMoves(data) {
-  const table = $("#explorer-table");
-  const columns = data.columns;
-  table.tHead.replaceChildren(el("tr", {}, ...columns.map((c) => el("th", {}, COLUMN_NAMES[c] || c.replaceAll("_", " ")))));
-  table.tBodies[0].replaceChildren(
-    ...data.moves.map((row) =>
-      el("tr", {},
-        ...columns.map((c) =>
-          c === "move"
-            ? el("td", {}, el("button", { class: "move explorer-move", dataset: { move: row.move }, onclick: () => playMove(row.move) }, row.move))
-            : el("td", { class: "num" }, row[c] === null ? "–" : row[c]),
-        ),
-      ),
-    ),
-  );
-  $("#explorer-note").textContent = data.moves.length
-    ? "Moves played from this position in the database (transpositions included); click one to play it."
-    : "No game of the database continues from this position.";
-  table.setAttribute("aria-busy", "false");
-}
-
-function renderReached(data, fen, token) {
-  $("#reached-table tbody").replaceChildren(
-    ...data.games.map((g) =>
-      el("tr", {},
-        el("td", {}, gameLink(g, g.white, `?ply=${g.reached}`)),
-        el("td", {}, gameLink(g, g.black, `?ply=${g.reached}`)),
-        el("td", {}, g.event || ""),
-        el("td", {}, g.date || ""),
-        el("td", {}, g.result || ""),
-        el("td", { class: "num" }, g.reached),
-      ),
-    ),
-  );
-  pager($("#reached-pager"), data.page, null, data.more, (page) => loadReached(fen, token, page));
-  $("#reached-table").setAttribute("aria-busy", "false");
-}
-
 // -- controls --------------------------------------------------------------------------------
 
 $("#first").addEventListener("click", home);
@@ -705,6 +572,8 @@ $("#analyse").addEventListener("click", () => {
   if (fen) location.hash = `#/analyse?variant=${encodeURIComponent(state.variant)}&fen=${encodeURIComponent(fen)}`;
 });
 initAnalysisBoard({ $, el, getJSON, showMessage });
+initExplorer({ variant: () => state.variant, play: playMove });
+initEvents();
 $("#prev").addEventListener("click", () => step(-1));
 $("#next").addEventListener("click", () => step(1));
 $("#last").addEventListener("click", end);

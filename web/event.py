@@ -1,0 +1,58 @@
+"""The page's event view: an event's standings and crosstable, made by the functions behind
+`pdn stats event --db` (so its numbers are theirs), and the events to choose from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine
+
+from pdn.archive.standings import EventChoice, points_text, standings
+from pdn.db.standings import stored_event_games, stored_events
+
+MAX_EVENTS = 500
+
+
+class NoEvent(LookupError):
+    """No stored game belongs to the event asked for."""
+
+
+def event(engine: Engine, choice: EventChoice) -> dict[str, Any]:
+    """The standings of the event *choice* says: each player's line best first, with the points
+    as numbers and as `pdn stats event` writes them in a table (``2½``), and the crosstable by
+    rank (``x`` on the diagonal, None where two players did not meet)."""
+    games = stored_event_games(engine, choice)
+    if not games:
+        raise NoEvent("no game of that event")
+    table = standings(games)
+    entries = []
+    for e, cross in zip(table.entries, table.crosstable(), strict=True):
+        entries.append(
+            {
+                "rank": e.rank, "player": e.player, "games": e.games, "wins": e.wins,
+                "draws": e.draws, "losses": e.losses, "points": e.points,
+                "sonneborn_berger": e.sonneborn_berger, "head_to_head": e.head_to_head,
+                "shown": {name: points_text(v) for name, v in (("points", e.points),
+                          ("sonneborn_berger", e.sonneborn_berger),
+                          ("head_to_head", e.head_to_head))},
+                "against": [None if c == "" else c if isinstance(c, str) else points_text(c)
+                            for c in cross],
+            }
+        )  # fmt: skip
+    return {
+        "event": choice.event,
+        "site": choice.site,
+        "year": choice.year,
+        "scoring": f"{points_text(table.win)}-{points_text(table.draw)}-0",
+        "games": len(games),
+        "unfinished": table.unfinished,
+        "entries": entries,
+    }
+
+
+def events(engine: Engine) -> dict[str, Any]:
+    """The events of the database with their games, the most played first, told apart as the
+    standings tell them (:func:`pdn.db.standings.stored_events`), at most :data:`MAX_EVENTS`."""
+    found = stored_events(engine, MAX_EVENTS + 1)
+    rows = [{"event": name, "games": n} for name, n in found[:MAX_EVENTS]]
+    return {"events": rows, "more": len(found) > MAX_EVENTS}

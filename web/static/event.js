@@ -1,0 +1,93 @@
+// The event view: an event's standings and crosstable, as `pdn stats event --db` makes them
+// (the server's numbers, from the same function), and the events of the database to choose from.
+
+import { $, el, getJSON } from "./dom.js";
+
+const FIELDS = ["event", "site", "year"];
+const HEADINGS = ["Rank", "Player", "Games", "Wins", "Draws", "Losses", "Points", "Sonneborn-Berger", "Head to head"];
+let events = null; // the database's events, asked once
+
+export function eventLink(name) {
+  return name && name !== "?" ? el("a", { href: `#/event?event=${encodeURIComponent(name)}` }, name) : name || "";
+}
+
+export function initEvents() {
+  $("#event-form").addEventListener("submit", (submitted) => {
+    submitted.preventDefault();
+    const params = new URLSearchParams();
+    for (const name of FIELDS) {
+      const value = submitted.target.elements[name].value.trim();
+      if (value) params.set(name, value);
+    }
+    location.hash = `#/event?${params}`;
+  });
+}
+
+export async function openEvent(params) {
+  const form = $("#event-form");
+  const asked = {};
+  for (const name of FIELDS) {
+    form.elements[name].value = params.get(name) || "";
+    if (params.get(name)) asked[name] = params.get(name);
+  }
+  if (!events) {
+    events = await getJSON("/api/events");
+    $("#event-names").replaceChildren(...events.events.map((e) => el("option", { value: e.event })));
+  }
+  const chosen = Object.keys(asked).length > 0;
+  $("#event-result").hidden = !chosen;
+  $("#event-list").hidden = chosen;
+  if (!chosen) return showEvents();
+  $("#event-result").setAttribute("aria-busy", "true");
+  const data = await getJSON("/api/event", asked);
+  showStandings(data);
+  $("#event-result").setAttribute("aria-busy", "false");
+}
+
+function showEvents() {
+  $("#events-table tbody").replaceChildren(
+    ...events.events.map((e) => el("tr", {}, el("td", {}, eventLink(e.event)), el("td", { class: "num" }, e.games))),
+  );
+  $("#events-note").textContent = events.events.length
+    ? `The events of the database, the most played first${events.more ? ` (the first ${events.events.length})` : ""}.`
+    : "No game of the database names its event.";
+}
+
+// The games of a player in the event, as the games view searches them
+function gamesOf(player, data) {
+  const asked = { player, event: data.event, site: data.site, from: data.year, to: data.year };
+  return new URLSearchParams(Object.entries(asked).filter(([, v]) => v !== null && v !== undefined));
+}
+
+function showStandings(data) {
+  const which = [data.event, data.site, data.year].filter((v) => v !== null && v !== undefined).join(" · ");
+  const unfinished = data.unfinished ? `; ${data.unfinished} without a result, not counted` : "";
+  $("#event-head").replaceChildren(
+    el("h1", {}, which),
+    el("p", { class: "note" }, `${data.games} games${unfinished}. Points ${data.scoring} (win, draw, loss); ties broken by Sonneborn-Berger, then head to head, then wins.`),
+  );
+  $("#standings-table thead").replaceChildren(el("tr", {}, ...HEADINGS.map((h, i) => el("th", { class: i === 1 ? "" : "num" }, h))));
+  $("#standings-table tbody").replaceChildren(
+    ...data.entries.map((e) =>
+      el("tr", {},
+        el("td", { class: "num" }, e.rank),
+        el("td", {}, el("a", { href: `#/games?${gamesOf(e.player, data)}` }, e.player)),
+        ...[e.games, e.wins, e.draws, e.losses].map((v) => el("td", { class: "num" }, v)),
+        ...["points", "sonneborn_berger", "head_to_head"].map((k) => el("td", { class: "num" }, e.shown[k])),
+      ),
+    ),
+  );
+  $("#cross-table thead").replaceChildren(
+    el("tr", {}, el("th", { class: "num" }, "Rank"), el("th", {}, "Player"),
+      ...data.entries.map((e) => el("th", { class: "num", title: e.player }, e.rank))),
+  );
+  $("#cross-table tbody").replaceChildren(
+    ...data.entries.map((e) =>
+      el("tr", {},
+        el("td", { class: "num" }, e.rank),
+        el("td", {}, e.player),
+        ...e.against.map((v) => el("td", { class: v === "x" ? "num self" : "num" }, v === null ? "" : v)),
+      ),
+    ),
+  );
+}
