@@ -15,8 +15,8 @@ OpeningsOpt = Annotated[
     list[Path] | None,
     typer.Option(
         "--openings",
-        help="A CSV of opening names (variant,moves,name), besides the shipped English "
-        "three-move ballots; may be given more than once.",
+        help="A CSV of opening names (variant,moves,name), before the shipped English "
+        "names and three-move ballots; may be given more than once.",
     ),
 ]
 

@@ -190,3 +190,30 @@ def test_filter_and_query_on_the_corpus(corpus_db: tuple[Engine, ImportStats]) -
                          "--count")  # fmt: skip
     assert code == 0 and run("query", "--db", db, *options, "--count")[1] == files
     assert int(files) > 0
+
+
+def test_traditional_names_in_stats_openings(tmp_path: Path) -> None:
+    """`pdn stats openings` and `pdn explore` name the openings of samples/english-oca-first20.pdn
+    by the shipped traditional names; two of its games open 11-15 24-20, "Moorhead, W." v.
+    "Wyllie, J." (Manchester 1841, 0-1) and "Hay, W." v. "Wyllie, J." (Alwick 1842, drawn)."""
+    db = str(tmp_path / "oca.db")
+    sample = Path(__file__).resolve().parents[1] / "samples" / "english-oca-first20.pdn"
+    assert run("import", str(sample), "--db", db)[0] == 0
+    code, out, _ = run("stats", "openings", "--db", db, "-v", "english", "--plies", "2",
+                       "-f", "csv")  # fmt: skip
+    rows = {r["opening"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert code == 0 and rows["11-15 24-20"]["name"] == "Ayrshire Lassie"
+    assert (rows["11-15 24-20"]["games"], rows["11-15 24-20"]["draws"]) == ("2", "1")
+    assert rows["11-15 23-19"]["name"] == ""  # no source read names it
+    code, out, _ = run("stats", "openings", "--db", db, "--ballots", "-f", "csv")
+    ballots = {r["ballot"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert code == 0 and ballots["ballot 130"]["name"] == "Ayrshire Lassie"
+    code, out, _ = run("explore", "-v", "english", "--db", db, "--moves", "11-15", "-f", "csv")
+    moves = {r["move"]: r["name"] for r in csv.DictReader(io.StringIO(out))}
+    assert code == 0 and moves["24-20"] == "Ayrshire Lassie"
+    mine = tmp_path / "mine.csv"
+    mine.write_text("variant,moves,name\nenglish,11-15 24-20,My lassie\n", encoding="utf-8")
+    code, out, _ = run("stats", "openings", "--db", db, "-v", "english", "--plies", "2",
+                       "--openings", str(mine), "-f", "csv")  # fmt: skip
+    rows = {r["opening"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert code == 0 and rows["11-15 24-20"]["name"] == "My lassie"
