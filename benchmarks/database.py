@@ -74,10 +74,10 @@ def _pair(game: Game, replay: Replay | None) -> tuple[Game, Replay | None]:
     return game, replay
 
 
-def parts(oca: Path, work: Path) -> None:
+def parts(oca: Path, work: Path) -> int:
     """CPU seconds per game of one worker's import, part by part, as an import goes: each game
     read and replayed on the pipeline, its record built, and the records written a batch at a
-    time (the indexes made at the end counted with the writing)."""
+    time (the indexes made at the end counted with the writing); returns the games."""
     clock = time.process_time
     db = work / "parts.db"
     db.unlink(missing_ok=True)
@@ -115,6 +115,7 @@ def parts(oca: Path, work: Path) -> None:
     engine.dispose()
     for label, seconds in spent.items():
         print(f"  {label:18s} {1e3 * seconds / n:6.3f} ms/game  ({n / seconds:7,.0f} games/s)")
+    return n
 
 
 def command(oca: Path, work: Path, workers: int, runs: int = 3) -> None:
