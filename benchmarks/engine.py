@@ -83,9 +83,9 @@ def ends(text: str) -> tuple[int, int]:
 
 
 def ours(fens: list[str], depth: int, compiled: bool) -> list[tuple[str, int, float, int]]:
-    engine = BuiltinEngine(compiled=compiled)
     out = []
     for fen in fens:
+        engine = BuiltinEngine(compiled=compiled)  # afresh: no table kept from the one before
         board = Board("international", fen)
         start = time.perf_counter()
         info = engine.analyse(board, Limit(depth=depth))[0]

@@ -10,12 +10,18 @@ import time
 import pytest
 
 from pdn.board import Board
-from pdn.engine.builtin import BuiltinEngine, score, search
+from pdn.engine.builtin import BuiltinEngine, Table, score, search
 from pdn.engine.evaluation import (
+    ADVANCE_END,
+    ADVANCE_MID,
     BACK_RANK,
+    BALANCE,
+    FLYING_KING,
     KING_CENTRE,
     MAN,
+    RUNAWAY_ROWS,
     SHORT_KING,
+    SHORT_MOBILITY,
     TEMPO,
     evaluate,
     king_value,
@@ -62,6 +68,45 @@ def test_twins_agree_on_random_positions(variant: str) -> None:
 
 
 @needs_c
+@pytest.mark.parametrize("variant", ["international", "english", "russian"])
+def test_twins_agree_when_cut_short(variant: str) -> None:
+    """A node limit ends an iteration midway at the same node in both twins: the same best
+    move so far, its score and line."""
+    rng = random.Random(f"cut-{variant}")
+    for plies in (0, 20, 40):
+        board = _random_board(variant, rng, plies)
+        for nodes in (700, 2500):
+            found = []
+            for compiled in (True, False):
+                r = search(board, Limit(nodes=nodes), bytearray(1), 1, compiled)
+                found.append((r.depth, r.nodes, tuple((x.score, x.pv) for x in r.lines)))
+            assert found[0] == found[1], (variant, board.fen(), nodes)
+
+
+@needs_c
+@pytest.mark.parametrize("variant", ["international", "english", "frisian"])
+def test_twins_agree_with_the_table_kept(variant: str) -> None:
+    """A game's searches one after the other, each table kept from the searches before: the
+    twins stay equal move after move, and a kept table changes the search (fewer nodes)."""
+    rng = random.Random(f"kept-{variant}")
+    board = _random_board(variant, rng, 10)
+    tables = {True: Table(), False: Table()}
+    kept = fresh = 0
+    for _ in range(6):
+        if board.outcome() is not None:
+            break
+        found = {}
+        for compiled, table in tables.items():
+            r = search(board, Limit(depth=5), bytearray(1), 1, compiled, table)
+            found[compiled] = (r.depth, r.nodes, tuple((x.score, x.pv) for x in r.lines))
+        assert found[True] == found[False], (variant, board.fen())
+        kept += found[True][1]
+        fresh += search(board, Limit(depth=5), bytearray(1), 1, True).nodes
+        board.push(found[True][2][0][1][0])
+    assert kept < fresh
+
+
+@needs_c
 @pytest.mark.parametrize("variant", ["international", "english", "russian", "frisian"])
 def test_hash_and_evaluation_twins(variant: str) -> None:
     from pdn.rules import _kernel
@@ -74,18 +119,32 @@ def test_hash_and_evaluation_twins(variant: str) -> None:
 
 
 def test_evaluation_terms() -> None:
-    """Material with the variant's king value, from the side to move, plus the tempo."""
+    """Each term as evaluation.py documents it, worked out by hand for a few positions."""
     assert king_value(get_variant("english")) == SHORT_KING
     assert king_value(get_variant("thai")) < king_value(get_variant("international"))
-    # English: a White king on 14 (c5, a central square) against a man on 1 (its first row)
+    # English: a White king on 14 (c5: central, four empty squares around) against a Black man
+    # on 1 (b8: its first row, the left wing), 2 pieces of 24 left
     pos = Board("english", "W:WK14:B1").position
-    man = MAN + BACK_RANK  # row 0 of its side, file h: not central
-    assert evaluate(pos) == SHORT_KING + KING_CENTRE - man + TEMPO
-    assert evaluate(pos.with_turn(Color.BLACK)) == man - SHORT_KING - KING_CENTRE + TEMPO
+    king = SHORT_KING + KING_CENTRE + 4 * SHORT_MOBILITY
+    man = ((MAN + BACK_RANK) * 2 + MAN * 22) // 24 - BALANCE
+    assert evaluate(pos) == king - man + TEMPO
+    assert evaluate(pos.with_turn(Color.BLACK)) == man - king + TEMPO
+    # International: White a man on 16 (a7, 3 rows to go), Black on 45 (j2, 1 row to go),
+    # both unstoppable (no king, no enemy piece ahead), 2 pieces of 40 left
+    pos = Board("international", "W:W16:B45").position
+    white = ((MAN + 6 * ADVANCE_MID) * 2 + (MAN + 6 * ADVANCE_END) * 38) // 40 - BALANCE
+    black = ((MAN + 8 * ADVANCE_MID) * 2 + (MAN + 8 * ADVANCE_END) * 38) // 40 - BALANCE
+    surplus = FLYING_KING - MAN
+    white += surplus * (RUNAWAY_ROWS + 1 - 3) // (RUNAWAY_ROWS + 1)
+    black += surplus * (RUNAWAY_ROWS + 1 - 1) // (RUNAWAY_ROWS + 1)
+    assert evaluate(pos) == white - black + TEMPO
     start = Board("international").position
     assert evaluate(start) == TEMPO  # the start is symmetric
     assert evaluate(Board("international", "W:W46:B5").position) == TEMPO  # mirrored men
-    assert evaluate(Board("international", "W:W46,47:B5").position) > MAN
+    assert evaluate(Board("international", "W:W46,47:B5").position) > MAN // 2  # a man more
+    # two kings against one are far from a win, four kings against one are not
+    assert 0 < evaluate(Board("international", "W:WK1,K2:BK50").position) < MAN
+    assert evaluate(Board("international", "W:WK1,K2,K3,K4:BK50").position) > 2 * FLYING_KING
 
 
 def test_score_conversion() -> None:

@@ -17,9 +17,11 @@
 #define S_LMR_DEPTH 3
 enum { TT_EXACT = 0, TT_LOWER = 1, TT_UPPER = 2 };
 
+/* evaluation.py's Tables: per side and square, then the wings and the counts and weights */
 typedef struct {
-    int men[2][MAXSQ], kings[2][MAXSQ];
-    int tempo;
+    int men[2][MAXSQ], men_end[2][MAXSQ], kings[2][MAXSQ], run[2][MAXSQ];
+    bb cone[2][MAXSQ], left, right;
+    int full, balance, mobility, drawish, drawish_div, tempo;
 } EvalTables;
 
 typedef struct {
@@ -52,10 +54,11 @@ typedef struct {
     int ordcap[S_MAX_PLY + 1];
     PvMove excl[S_MAX_LINES];
     int nexcl;
+    int root_score; /* the root's best score so far in the iteration running */
     uint64_t nodes, max_nodes;
     double deadline;
     const volatile char *stop;
-    int timed, aborted, failed;
+    int timed, aborted, failed, own_tt; /* own_tt: the table is freed with the engine */
 } Engine;
 
 static uint64_t ZOBRIST[4][256], BLACK_KEY;
@@ -86,14 +89,53 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The empty squares a king on s could move to (evaluation.py: _mobility). */
+static int mobility(const Rules *r, bb occupied, int s) {
+    int n = 0;
+    for (int i = 0; i < r->nking; i++) {
+        const int16_t *step = r->step[r->king[i]];
+        for (int t = step[s]; t >= 0 && !bb_test(&occupied, t); t = step[t]) {
+            n++;
+            if (!r->flying) break;
+        }
+    }
+    return n;
+}
+
+/* One side's value (evaluation.py: _side). */
+static int side_value(const Engine *e, const Pos *p, int c, bb occupied, int phase) {
+    const EvalTables *t = e->ev;
+    bb enemy = bb_or(p->men[!c], p->kings[!c]);
+    int enemy_kings = bb_any(p->kings[!c]);
+    int mid = 0, end = 0, run = 0;
+    FOR_BITS(s, p->men[c], {
+        mid += t->men[c][s];
+        end += t->men_end[c][s];
+        if (t->run[c][s] && !enemy_kings && !bb_any(bb_and(t->cone[c][s], enemy)))
+            run += t->run[c][s];
+    });
+    int value = (mid * phase + end * (t->full - phase)) / t->full + run;
+    value -= t->balance * abs(bb_count(bb_and(p->men[c], t->left)) -
+                              bb_count(bb_and(p->men[c], t->right)));
+    FOR_BITS(s, p->kings[c],
+             { value += t->kings[c][s] + t->mobility * mobility(e->r, occupied, s); });
+    return value;
+}
+
 static int evaluate(const Engine *e, const Pos *p) {
     const EvalTables *t = e->ev;
-    int side[2] = {0, 0};
-    for (int c = 0; c < 2; c++) {
-        FOR_BITS(s, p->men[c], { side[c] += t->men[c][s]; });
-        FOR_BITS(s, p->kings[c], { side[c] += t->kings[c][s]; });
+    bb all[2] = {bb_or(p->men[0], p->kings[0]), bb_or(p->men[1], p->kings[1])};
+    bb occupied = bb_or(all[0], all[1]);
+    int phase = bb_count(occupied);
+    if (phase > t->full) phase = t->full;
+    int diff = side_value(e, p, 0, occupied, phase) - side_value(e, p, 1, occupied, phase);
+    if (t->drawish) { /* C division truncates: as evaluation.py's floor of the positive lead */
+        if (diff > 0 && bb_any(p->kings[1]) && bb_count(all[0]) <= t->drawish)
+            diff /= t->drawish_div;
+        else if (diff < 0 && bb_any(p->kings[0]) && bb_count(all[1]) <= t->drawish)
+            diff /= t->drawish_div;
     }
-    return (p->turn == 0 ? side[0] - side[1] : side[1] - side[0]) + t->tempo;
+    return (p->turn == 0 ? diff : -diff) + t->tempo;
 }
 
 /* Whether the side to move has any legal move (pykernel.py: has_moves). */
@@ -298,6 +340,7 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
                 line[0].cap = m->capmask;
                 memcpy(line + 1, e->pv[ply + 1], (size_t)e->pvlen[ply + 1] * sizeof(PvMove));
                 e->pvlen[ply] = 1 + e->pvlen[ply + 1];
+                if (!ply) e->root_score = score;
                 if (alpha >= beta) {
                     flag = TT_LOWER;
                     if (!m->ncap) cutoff(e, m, depth, ply, p->turn);
@@ -329,7 +372,8 @@ typedef struct {
     int len;
 } SLine;
 
-/* Iterative deepening (pysearch.py: search); the lines of the last iteration completed. */
+/* Iterative deepening (pysearch.py: search); the lines of the last iteration completed, or
+ * for one line, the root's best move of an iteration cut short once it has one. */
 static int deepen(Engine *e, const Pos *root, int quiet, int rev, const int runs[2], int target,
                   int nlines, SLine *done) {
     int reached = 0;
@@ -345,7 +389,14 @@ static int deepen(Engine *e, const Pos *root, int quiet, int rev, const int runs
             memcpy(found[k].pv, e->pv[0], (size_t)e->pvlen[0] * sizeof(PvMove));
             if (e->pvlen[0]) e->excl[e->nexcl++] = e->pv[0][0];
         }
-        if (e->aborted) break;
+        if (e->aborted) {
+            if (nlines == 1 && reached && e->pvlen[0]) {
+                done[0].score = e->root_score;
+                done[0].len = e->pvlen[0];
+                memcpy(done[0].pv, e->pv[0], (size_t)e->pvlen[0] * sizeof(PvMove));
+            }
+            break;
+        }
         for (int k = 1; k < nlines; k++) /* stable: a later line may score higher */
             for (int j = k; j > 0 && found[j - 1].score < found[j].score; j--) {
                 SLine t = found[j];
@@ -385,6 +436,42 @@ static int table_row(PyObject *seq, int *out, const Rules *r) {
     return 0;
 }
 
+static int mask_row(PyObject *seq, bb *out, const Rules *r) {
+    PyObject *fast = PySequence_Fast(seq, "evaluation masks");
+    if (!fast) return -1;
+    int ok = PySequence_Fast_GET_SIZE(fast) == r->size;
+    for (Py_ssize_t i = 0; ok && i < r->size; i++)
+        ok = bb_from_int(PySequence_Fast_GET_ITEM(fast, i), &out[i]) == 0;
+    Py_DECREF(fast);
+    if (!ok && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "an evaluation mask table needs one mask per square");
+    return ok ? 0 : -1;
+}
+
+/* Parse evaluation.py's Tables.as_kernel(): men, men_end, kings, runaway (each White, Black),
+ * cones (White, Black), left, right, (full, balance, mobility, drawish, drawish_div, tempo). */
+static int tables_parse(PyObject *t, EvalTables *ev, const Rules *r) {
+    PyObject *row[10], *left, *right, *counts;
+    if (!PyArg_ParseTuple(t, "OOOOOOOOOOOOO;evaluation tables", &row[0], &row[1], &row[2],
+                          &row[3], &row[4], &row[5], &row[6], &row[7], &row[8], &row[9], &left,
+                          &right, &counts))
+        return -1;
+    int *ints[8] = {ev->men[0],   ev->men[1],   ev->men_end[0], ev->men_end[1],
+                    ev->kings[0], ev->kings[1], ev->run[0],     ev->run[1]};
+    for (int i = 0; i < 8; i++)
+        if (table_row(row[i], ints[i], r) < 0) return -1;
+    if (mask_row(row[8], ev->cone[0], r) < 0 || mask_row(row[9], ev->cone[1], r) < 0) return -1;
+    if (bb_from_int(left, &ev->left) < 0 || bb_from_int(right, &ev->right) < 0) return -1;
+    if (!PyArg_ParseTuple(counts, "iiiiii;evaluation counts", &ev->full, &ev->balance,
+                          &ev->mobility, &ev->drawish, &ev->drawish_div, &ev->tempo))
+        return -1;
+    if (ev->full < 1 || ev->drawish_div < 1) {
+        PyErr_SetString(PyExc_ValueError, "evaluation counts out of range");
+        return -1;
+    }
+    return 0;
+}
+
 static const EvalTables *tables_for(PyObject *geo, const Rules *r) {
     PyObject *capsule = PyDict_GetItemWithError(E_cache, geo);
     if (capsule) return PyCapsule_GetPointer(capsule, "pdn.rules._kernel.EvalTables");
@@ -392,10 +479,7 @@ static const EvalTables *tables_for(PyObject *geo, const Rules *r) {
     PyObject *t = PyObject_CallOneArg(E_tables_of, geo);
     if (!t) return NULL;
     EvalTables *ev = PyMem_Calloc(1, sizeof(EvalTables));
-    PyObject *a, *b, *c, *d;
-    int ok = ev && PyArg_ParseTuple(t, "OOOOi;evaluation tables", &a, &b, &c, &d, &ev->tempo) &&
-             table_row(a, ev->men[0], r) == 0 && table_row(b, ev->men[1], r) == 0 &&
-             table_row(c, ev->kings[0], r) == 0 && table_row(d, ev->kings[1], r) == 0;
+    int ok = ev && tables_parse(t, ev, r) == 0;
     Py_DECREF(t);
     if (!ok) {
         PyMem_Free(ev);
@@ -432,6 +516,7 @@ static PyObject *k_evaluate(PyObject *self, PyObject *pos) {
     PyObject *geo = field(pos, F_GEO);
     if (!geo) return NULL;
     Engine e;
+    e.r = r;
     e.ev = tables_for(geo, r);
     Py_DECREF(geo);
     if (!e.ev) return NULL;
@@ -468,7 +553,7 @@ static PyObject *pv_moves(const Rules *r, const Pos *root, const SLine *line) {
 static void engine_free(Engine *e) {
     if (!e) return;
     PyMem_RawFree(e->keys);
-    PyMem_RawFree(e->tt);
+    if (e->own_tt) PyMem_RawFree(e->tt);
     PyMem_RawFree(e->history);
     for (int i = 0; i <= S_MAX_PLY; i++) {
         list_free(&e->lists[i]);
@@ -478,13 +563,47 @@ static void engine_free(Engine *e) {
     PyMem_RawFree(e);
 }
 
-/* search(pos, history, settings, depth, nodes, seconds, stop, multipv, tt_bits):
- * (depth reached, nodes, seconds, [(score, [Move, ...]), ...]) as pysearch.search. */
+/* A transposition table kept between searches (search_table()), in a capsule. */
+typedef struct {
+    long bits;
+    TTEntry *tt;
+} KeptTable;
+
+static void kept_free(PyObject *capsule) {
+    KeptTable *k = PyCapsule_GetPointer(capsule, "pdn.rules._kernel.Table");
+    if (!k) return;
+    PyMem_RawFree(k->tt);
+    PyMem_RawFree(k);
+}
+
+static PyObject *k_search_table(PyObject *self, PyObject *arg) {
+    long bits = PyLong_AsLong(arg);
+    if (bits == -1 && PyErr_Occurred()) return NULL;
+    if (bits < 1 || bits > 30) return PyErr_Format(PyExc_ValueError, "tt_bits out of range");
+    KeptTable *k = PyMem_RawMalloc(sizeof(KeptTable));
+    if (!k) return PyErr_NoMemory();
+    k->bits = bits;
+    k->tt = PyMem_RawCalloc((size_t)1 << bits, sizeof(TTEntry)); /* pages zeroed as touched */
+    if (!k->tt) {
+        PyMem_RawFree(k);
+        return PyErr_NoMemory();
+    }
+    PyObject *capsule = PyCapsule_New(k, "pdn.rules._kernel.Table", kept_free);
+    if (!capsule) {
+        PyMem_RawFree(k->tt);
+        PyMem_RawFree(k);
+    }
+    return capsule;
+}
+
+/* search(pos, history, settings, depth, nodes, seconds, stop, multipv, tt_bits, table):
+ * (depth reached, nodes, seconds, [(score, [Move, ...]), ...]) as pysearch.search; table: one
+ * of search_table(tt_bits), kept between searches, or None for a fresh one. */
 static PyObject *k_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 9)
+    if (nargs != 10)
         return PyErr_Format(PyExc_TypeError,
                             "search(pos, history, settings, depth, nodes, seconds, stop, "
-                            "multipv, tt_bits)");
+                            "multipv, tt_bits, table)");
     if (!E_tables_of) return PyErr_Format(PyExc_RuntimeError, "search_setup() was not called");
     POSITION_ARG(args[0]);
     int reps, qlimit, man_resets, king_run, quiet, rev, runs[2];
@@ -499,6 +618,13 @@ static PyObject *k_search(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (!PyByteArray_Check(args[6]) || PyByteArray_GET_SIZE(args[6]) < 1)
         return PyErr_Format(PyExc_TypeError, "stop must be a bytearray");
     if (tt_bits < 1 || tt_bits > 30) return PyErr_Format(PyExc_ValueError, "tt_bits out of range");
+    TTEntry *kept = NULL;
+    if (args[9] != Py_None) {
+        KeptTable *k = PyCapsule_GetPointer(args[9], "pdn.rules._kernel.Table");
+        if (!k) return NULL;
+        if (k->bits != tt_bits) return PyErr_Format(PyExc_ValueError, "table of another size");
+        kept = k->tt;
+    }
     PyObject *geo = field(args[0], F_GEO);
     if (!geo) return NULL;
     const EvalTables *ev = tables_for(geo, r);
@@ -510,7 +636,8 @@ static PyObject *k_search(PyObject *self, PyObject *const *args, Py_ssize_t narg
     Engine *e = PyMem_RawCalloc(1, sizeof(Engine));
     if (e) {
         e->keys = PyMem_RawMalloc((size_t)(nh + S_MAX_PLY + 2) * sizeof(uint64_t));
-        e->tt = PyMem_RawCalloc((size_t)1 << tt_bits, sizeof(TTEntry));
+        e->own_tt = !kept;
+        e->tt = kept ? kept : PyMem_RawCalloc((size_t)1 << tt_bits, sizeof(TTEntry));
         e->history = PyMem_RawCalloc(2, sizeof(*e->history));
     }
     if (!e || !e->keys || !e->tt || !e->history) {
@@ -583,7 +710,9 @@ static PyObject *k_search(PyObject *self, PyObject *const *args, Py_ssize_t narg
     {"search_setup", k_search_setup, METH_O,                                                      \
      "search_setup(tables_of): the maker of a geometry's evaluation tables."},                    \
         {"search", (PyCFunction)(void (*)(void))k_search, METH_FASTCALL,                          \
-         "search(pos, history, settings, depth, nodes, seconds, stop, multipv, tt_bits): "        \
+         "search(pos, history, settings, depth, nodes, seconds, stop, multipv, tt_bits, table): " \
          "the built-in engine's search (pdn/engine/pysearch.py)."},                               \
+        {"search_table", k_search_table, METH_O,                                                  \
+         "search_table(tt_bits): a transposition table to keep between searches."},               \
         {"zobrist", k_zobrist, METH_O, "zobrist(pos): the search's 64-bit hash of pos."},         \
         {"evaluate", k_evaluate, METH_O, "evaluate(pos): the search's evaluation of pos."},

@@ -15,13 +15,14 @@ pdn.rules.position.core()).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TYPE_CHECKING
 
 import pdn
 import pdn.engine.pysearch as pysearch
 from pdn.engine.evaluation import evaluate, tables
-from pdn.engine.pysearch import MAX_PLY, TT_BITS, WIN, Line, Result, Settings
+from pdn.engine.pysearch import MAX_PLY, TT_BITS, WIN, Line, Result, Settings, TTable
 from pdn.engine.types import EngineError, Info, Limit, PovScore, Score
 from pdn.rules.draw import QuietReset
 from pdn.rules.position import core
@@ -68,17 +69,34 @@ def settings(board: Board) -> Settings:
     )
 
 
+@dataclass(slots=True)
+class Table:
+    """A transposition table kept between searches: the C search's (made at its first
+    search) and the Python twin's entries."""
+
+    c: object = None
+    py: TTable = field(default_factory=dict)
+
+
 def search(
-    board: Board, limit: Limit, stop: bytearray, multipv: int = 1, compiled: bool | None = None
+    board: Board,
+    limit: Limit,
+    stop: bytearray,
+    multipv: int = 1,
+    compiled: bool | None = None,
+    table: Table | None = None,
 ) -> Result:
     """Search *board*'s position to *limit* for *multipv* lines; *compiled*: the C search
-    (True), the Python twin (False) or the one of the core in use (None)."""
+    (True), the Python twin (False) or the one of the core in use (None); *table*: the
+    transposition table kept from the searches before (None: a fresh one)."""
     use_c = core().name == "c" if compiled is None else compiled
     history = board.positions()[:-1]
     s = settings(board)
     args = (limit.depth, limit.nodes, limit.time, stop, multipv)
     if not use_c:
-        return pysearch.search(board.position, history, s, *args)
+        return pysearch.search(
+            board.position, history, s, *args, None if table is None else table.py
+        )
     if _kernel is None:
         raise EngineError("the C search was not built here (no C compiler at install)")
     c_settings = (
@@ -90,8 +108,11 @@ def search(
         s.reversible,
         s.runs,
     )
+    if table is not None and table.c is None:
+        table.c = _kernel.search_table(TT_BITS)
+    kept = None if table is None else table.c
     depth, nodes, seconds, lines = _kernel.search(
-        board.position, history, c_settings, *args, TT_BITS
+        board.position, history, c_settings, *args, TT_BITS, kept
     )
     return Result(depth, tuple(Line(v, tuple(pv)) for v, pv in lines), nodes, seconds)
 
@@ -106,7 +127,9 @@ def score(value: int) -> Score:
 
 
 class BuiltinEngine:
-    """The built-in search behind the Engine protocol; *compiled* as search() takes it."""
+    """The built-in search behind the Engine protocol; *compiled* as search() takes it. The
+    engine keeps its transposition table from one search to the next (a game's positions share
+    much of their trees)."""
 
     name = "pdn builtin"
     version = pdn.__version__
@@ -115,6 +138,7 @@ class BuiltinEngine:
         self._compiled = compiled
         self._stop = bytearray(1)
         self._closed = False
+        self._table = Table()
 
     def analyse(self, board: Board, limit: Limit, multipv: int = 1) -> list[Info]:
         """The *multipv* best lines of *board*'s position, best first."""
@@ -122,7 +146,7 @@ class BuiltinEngine:
             raise EngineError(f"{self.name}: the engine was closed")
         self._stop[0] = 0
         start = time.monotonic()
-        result = search(board, limit, self._stop, multipv, self._compiled)
+        result = search(board, limit, self._stop, multipv, self._compiled, self._table)
         seconds = result.seconds
         lines = result.lines
         if not lines:  # stopped before the first iteration ended: the first move, evaluated
@@ -159,8 +183,9 @@ class BuiltinEngine:
         self._stop[0] = 1
 
     def close(self) -> None:
-        """Nothing to release; the engine is not used again."""
+        """Release the transposition table; the engine is not used again."""
         self._closed = True
+        self._table = Table()
 
     def __enter__(self) -> BuiltinEngine:
         return self

@@ -6,7 +6,7 @@ the full window, the others with a null window and searched again when they beat
 
 - a transposition table of ``2 ** TT_BITS`` entries indexed by the position's Zobrist hash
   (always replaced; probed and written where depth > 0; its bound cuts off outside the
-  principal variation only);
+  principal variation only), fresh or kept from the engine's searches before (a game's);
 - captures searched to quiet positions (at depth 0 a position with a capture goes on with its
   captures; under the house rule, where capturing is optional, the side to move may also stand
   on the evaluation); a quiet position at depth 0 where the other side could capture gets one
@@ -109,6 +109,9 @@ class Result:
     seconds: float
 
 
+TTable = dict[int, tuple[int, int, int, int, int]]  # index: (hash, depth, flag, score, move)
+
+
 class _Abort(Exception):
     """The search ran out of time or nodes, or was stopped."""
 
@@ -133,6 +136,7 @@ class _Search:
         nodes: int | None,
         seconds: float | None,
         stop: bytearray,
+        table: TTable,
     ) -> None:
         self.keys = list(history)
         self.root_index = len(self.keys)
@@ -142,12 +146,13 @@ class _Search:
         self.deadline = self.start + seconds if seconds is not None else 0.0
         self.stop = stop
         self.nodes = 0
-        self.tt: dict[int, tuple[int, int, int, int, int]] = {}
+        self.tt = table
         self.mask = (1 << TT_BITS) - 1
         self.history: dict[tuple[int, int, int], int] = {}
         self.killers = [[0, 0] for _ in range(MAX_PLY + 1)]
         self.pv: list[list[Move]] = [[] for _ in range(MAX_PLY + 2)]
         self.excluded: set[tuple[int, int, int]] = set()
+        self.root_score = 0  # the root's best score so far in the iteration running
         self.timed = False  # time and node limits apply (from depth 2 on)
 
     def check(self) -> None:
@@ -264,6 +269,8 @@ class _Search:
                     alpha = score
                     flag = EXACT
                     self.pv[ply] = [m, *self.pv[ply + 1]]
+                    if not ply:
+                        self.root_score = score
                     if alpha >= beta:
                         flag = LOWER
                         if not m.captured:
@@ -316,10 +323,15 @@ def search(
     seconds: float | None,
     stop: bytearray,
     multipv: int = 1,
+    table: TTable | None = None,
 ) -> Result:
     """Search *pos* (reached after the positions *history*) to *depth* plies, *nodes* nodes or
-    *seconds* (the first iteration always completes unless stopped), for *multipv* lines."""
-    s = _Search([zobrist(p) for p in history], settings, nodes, seconds, stop)
+    *seconds* (the first iteration always completes unless stopped), for *multipv* lines; with
+    *table*, the transposition table kept between searches (else a fresh one). The lines are
+    those of the last iteration completed; for one line, an iteration cut short gives its best
+    move once its first move is searched."""
+    tt = {} if table is None else table
+    s = _Search([zobrist(p) for p in history], settings, nodes, seconds, stop, tt)
     done: tuple[Line, ...] = ()
     reached = 0
     n_moves = len(_moves(pos, settings, settings.runs))
@@ -342,5 +354,6 @@ def search(
             if all(abs(line.score) > WIN - MAX_PLY and WIN - abs(line.score) <= d for line in done):
                 break  # every line is a win or loss proved within the depth
     except _Abort:
-        pass
+        if lines == 1 and reached and s.pv[0]:  # the best move so far of the iteration cut short
+            done = (Line(s.root_score, tuple(s.pv[0])),)
     return Result(reached, done, s.nodes, time.monotonic() - s.start)
