@@ -192,15 +192,17 @@ def test_multipv_lines_are_distinct_and_ordered() -> None:
 
 @needs_c
 def test_time_limit_is_kept() -> None:
-    """A search given 0.2 s ends within a few milliseconds of it (measured 2 to 6 ms over;
-    25 ms allowed: the machine is shared)."""
+    """A search given 0.2 s ends within a few milliseconds of it (measured 2 to 6 ms over on a
+    quiet machine, 25 to 45 ms with the two cores loaded by ten processes; 100 ms allowed: a
+    search that ends its iteration past the limit overruns by far more: from the start
+    position depth 12, begun at 0.12 s, ends at 0.72 s)."""
     board = Board("international")
     engine = BuiltinEngine(compiled=True)
     for limit in (0.2, 0.05):
         start = time.monotonic()
         info = engine.analyse(board, Limit(time=limit))[0]
         elapsed = time.monotonic() - start
-        assert limit - 0.001 <= elapsed <= limit + 0.025, elapsed
+        assert limit - 0.001 <= elapsed <= limit + 0.1, elapsed
         assert info.depth >= 4 and info.pv
 
 
