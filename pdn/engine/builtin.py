@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import TYPE_CHECKING
 
 import pdn
 import pdn.engine.pysearch as pysearch
 from pdn.engine.evaluation import evaluate, tables
 from pdn.engine.pysearch import MAX_PLY, TT_BITS, WIN, Line, Result, Settings, TTable
-from pdn.engine.types import EngineError, Info, Limit, PovScore, Score
+from pdn.engine.types import Closing, EngineError, Info, Limit, PovScore, Score
 from pdn.rules.draw import QuietReset
 from pdn.rules.position import core
 
@@ -126,7 +125,7 @@ def score(value: int) -> Score:
     return Score.of_men(value / 100)
 
 
-class BuiltinEngine:
+class BuiltinEngine(Closing):
     """The built-in search behind the Engine protocol; *compiled* as search() takes it. The
     engine keeps its transposition table from one search to the next (a game's positions share
     much of their trees)."""
@@ -186,14 +185,3 @@ class BuiltinEngine:
         """Release the transposition table; the engine is not used again."""
         self._closed = True
         self._table = Table()
-
-    def __enter__(self) -> BuiltinEngine:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -34,10 +34,9 @@ from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
 
 from pdn.board import Board
-from pdn.engine.types import EngineError, Info, Limit, PovScore, Score
+from pdn.engine.types import Closing, EngineError, Info, Limit, PovScore, Score
 from pdn.rules.geometry import WHITE, Color
 from pdn.rules.position import Move, Position
 from pdn.rules.variants import Variant, get_variant
@@ -230,7 +229,7 @@ def _kill(popen: subprocess.Popen[str]) -> None:
         popen.wait(timeout=GRACE)
 
 
-class HubEngine:
+class HubEngine(Closing):
     """An engine speaking Hub, run as a subprocess (see the module's docstring).
 
     *command* is a command line (``"scan hub"``) or its words; *variant* the variant to set up
@@ -488,17 +487,6 @@ class HubEngine:
         except (EngineError, OSError, subprocess.TimeoutExpired):
             pass
         self._end()
-
-    def __enter__(self) -> HubEngine:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"HubEngine({shlex.join(self.command)!r})"

@@ -9,9 +9,10 @@ True
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, Self
 
 from pdn.rules.geometry import Color
 
@@ -193,3 +194,24 @@ class Engine(Protocol):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None: ...
+
+
+class Closing(ABC):
+    """An engine that a ``with`` block closes at its end."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the engine; a closed engine is not used again."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
