@@ -89,18 +89,6 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The empty squares a king on s could move to (evaluation.py: _mobility). */
-static int mobility(const Rules *r, bb occupied, int s) {
-    int n = 0;
-    for (int i = 0; i < r->nking; i++) {
-        const int16_t *step = r->step[r->king[i]];
-        for (int t = step[s]; t >= 0 && !bb_test(&occupied, t); t = step[t]) {
-            n++;
-            if (!r->flying) break;
-        }
-    }
-    return n;
-}
 
 /* One side's value (evaluation.py: _side). */
 static int side_value(const Engine *e, const Pos *p, int c, bb occupied, int phase) {
@@ -117,8 +105,9 @@ static int side_value(const Engine *e, const Pos *p, int c, bb occupied, int pha
     int value = (mid * phase + end * (t->full - phase)) / t->full + run;
     value -= t->balance * abs(bb_count(bb_and(p->men[c], t->left)) -
                               bb_count(bb_and(p->men[c], t->right)));
+    /* king mobility: the kernel's king_quiet_moves (evaluation.py: _mobility) */
     FOR_BITS(s, p->kings[c],
-             { value += t->kings[c][s] + t->mobility * mobility(e->r, occupied, s); });
+             { value += t->kings[c][s] + t->mobility * king_quiet_moves(e->r, occupied, s); });
     return value;
 }
 

@@ -196,17 +196,22 @@ static void quiet_moves(const Rules *r, int me, bb men, bb kings, bb occupied, M
     });
 }
 
+/* The empty squares a king on s could move to (also the engine's king mobility). */
+static int king_quiet_moves(const Rules *r, bb occupied, int s) {
+    int n = 0;
+    for (int i = 0; i < r->nking; i++) {
+        const int16_t *step = r->step[r->king[i]];
+        for (int t = step[s]; t >= 0 && !bb_test(&occupied, t); t = step[t]) {
+            n++;
+            if (!r->flying) break;
+        }
+    }
+    return n;
+}
+
 static int count_quiet_kings(const Rules *r, bb kings, bb occupied) {
     int n = 0;
-    FOR_BITS(s, kings, {
-        for (int i = 0; i < r->nking; i++) {
-            const int16_t *step = r->step[r->king[i]];
-            for (int t = step[s]; t >= 0 && !bb_test(&occupied, t); t = step[t]) {
-                n++;
-                if (!r->flying) break;
-            }
-        }
-    });
+    FOR_BITS(s, kings, { n += king_quiet_moves(r, occupied, s); });
     return n;
 }
 
