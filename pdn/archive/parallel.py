@@ -131,7 +131,8 @@ class Processes:
         import multiprocessing
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-        fork = multiprocessing.get_context("fork")  # workers are this process's children
+        # on Linux forked, children of this process (not of Python 3.14's fork server)
+        fork = multiprocessing.get_context("fork") if sys.platform == "linux" else None
         pool = ProcessPoolExecutor(self.count, fork, worker_start, (os.getpid(),))
         POOLS.add(pool)
         try:
@@ -152,8 +153,8 @@ class Processes:
             _abandon(pool)
             raise
         finally:
+            POOLS.discard(pool)  # first: end_workers leaves a pool shut down alone
             pool.shutdown(wait=True, cancel_futures=True)
-            POOLS.discard(pool)
 
 
 @contextmanager
