@@ -25,6 +25,10 @@ def _stop(signum: int, _frame: FrameType | None) -> None:
     received.append(signum)
     if "distributed" in sys.modules:  # a Dask cluster: its scheduler tells of workers ended
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    if "pdn.archive.cluster" in sys.modules:
+        from pdn.archive.cluster import stopping
+
+        stopping()  # a local cluster's workers not started again once ended
     end_workers()
     raise KeyboardInterrupt
 

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -22,12 +23,14 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from pdn.read.reader import Span, game_spans, whole_span
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 SPAN_BYTES = 1 << 20  # files larger than this are cut into spans of about this size
 AHEAD = 2  # tasks per worker started past the oldest one not done
 PR_SET_PDEATHSIG = 1  # linux/prctl.h: the signal a process gets when its parent ends
 WATCH_SECONDS = 0.5  # elsewhere: how often a worker looks whether its parent is there
+STOPS = (signal.SIGINT, signal.SIGTERM)  # what stops a command (see pdn.cli.stopping)
+POOLS: set[ProcessPoolExecutor] = set()  # the pools of local workers running now
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -125,31 +128,68 @@ class Processes:
             for i, item in enumerate(items):
                 yield i, work(item)
             return
+        import multiprocessing
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-        pool = ProcessPoolExecutor(self.count, initializer=worker_start, initargs=(os.getpid(),))
+        # on Linux forked, children of this process (not of Python 3.14's fork server)
+        fork = multiprocessing.get_context("fork") if sys.platform == "linux" else None
+        pool = ProcessPoolExecutor(self.count, fork, worker_start, (os.getpid(),))
+        POOLS.add(pool)
         try:
             pending: dict[Future[R], int] = {}
             following = 0  # the next item to start
             while True:
                 limit = min(len(items), start_limit(pending.values(), following, self))
-                while following < limit:
-                    pending[pool.submit(work, items[following])] = following
-                    following += 1
+                with stops_held():  # the first submit starts the workers
+                    while following < limit:
+                        pending[pool.submit(work, items[following])] = following
+                        following += 1
                 if not pending:
                     return
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     yield pending.pop(future), future.result()
-        finally:  # stopped early (an error, a closed pipe): tasks not started are dropped
+        except BaseException:  # stopped early (Ctrl-C, an error, a closed pipe)
+            _abandon(pool)
+            raise
+        finally:
+            POOLS.discard(pool)  # first: end_workers leaves a pool shut down alone
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held back in this thread, and in the processes it forks meanwhile,
+    until the block ends. Taken while a worker is forked, an interrupt was lost in os.fork's
+    hooks ("Exception ignored in _releaseLock") and the pool broke with a traceback; or a worker
+    forked but not yet noted was left running (issue 27)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _abandon(pool: ProcessPoolExecutor) -> None:
+    """End a pool whose results are no longer wanted: its workers killed, then this process's
+    end of the pipe they send results on closed, so that the pool's thread, reading a result a
+    killed worker had sent only part of, sees the pipe end instead of waiting for the rest for
+    ever (Ctrl-C with two workers hung so, in the pool's shutdown or at exit: issue 27)."""
+    workers = list(pool._processes.values())
+    for worker in workers:
+        worker.kill()
+    for worker in workers:
+        worker.join()
+    pool._result_queue._writer.close()  # type: ignore[attr-defined]  # the workers' was theirs
 
 
 def worker_start(parent: int) -> None:
     """Set up a local worker process: Ctrl-C is left to *parent* (which ends its workers, see
-    :func:`end_workers`), and the worker dies with it, even killed (see :func:`die_with`)."""
+    :func:`end_workers`), and the worker dies with it, even killed (see :func:`die_with`). It
+    was forked with the stops held (see :func:`stops_held`): a Ctrl-C meanwhile is dropped."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler: it ends at once
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
     die_with(parent)
 
 
@@ -178,10 +218,13 @@ def _watch(parent: int) -> None:
 
 
 def end_workers(grace: float = 0.5) -> None:
-    """End every worker process this process started, at once (the run is stopped): asked to
-    terminate, killed if still there after *grace* seconds."""
+    """End every worker process this process started, at once (the run is stopped): those of
+    the pools running killed (see :func:`_abandon`), the others asked to terminate, killed if
+    still there after *grace* seconds."""
     import multiprocessing
 
+    for pool in list(POOLS):
+        _abandon(pool)
     children = multiprocessing.active_children()
     for child in children:
         child.terminate()
