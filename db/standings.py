@@ -2,22 +2,32 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy.orm import InstrumentedAttribute
 
-from pdn.archive.standings import EventChoice, EventGame
+from pdn.archive.standings import EventChoice, EventGame, name_key
 from pdn.db.schema import GameRow
+
+
+def _spellings(
+    conn: Connection, column: InstrumentedAttribute[str | None], wanted: str
+) -> list[str | None]:
+    """The values of *column* stored that name *wanted* as EventChoice compares names (in
+    Python: SQL's lower() folds only ASCII letters)."""
+    key = name_key(wanted)
+    return [v for (v,) in conn.execute(select(column).distinct()) if name_key(v) == key]
 
 
 def stored_event_games(engine: Engine, choice: EventChoice) -> list[EventGame]:
     """The stored games of the event *choice* says (names compared as
     :class:`~pdn.archive.standings.EventChoice` does), in import order."""
     query = select(GameRow.white, GameRow.black, GameRow.winner, GameRow.result)
-    for column, wanted in ((GameRow.event, choice.event), (GameRow.site, choice.site)):
-        if wanted is not None:
-            query = query.where(func.lower(func.trim(column)) == wanted.strip().casefold())
-    if choice.year is not None:
-        query = query.where(GameRow.year == choice.year)
     with engine.connect() as conn:
+        for column, wanted in ((GameRow.event, choice.event), (GameRow.site, choice.site)):
+            if wanted is not None:
+                query = query.where(column.in_(_spellings(conn, column, wanted)))
+        if choice.year is not None:
+            query = query.where(GameRow.year == choice.year)
         rows = conn.execute(query.order_by(GameRow.place)).all()
     return [
         EventGame((w or "?").strip(), (b or "?").strip(), winner, (result or "*").replace(" ", ""))
@@ -25,26 +35,28 @@ def stored_event_games(engine: Engine, choice: EventChoice) -> list[EventGame]:
     ]
 
 
-def stored_events(engine: Engine, limit: int | None = None) -> list[tuple[str, int]]:
+def stored_events(engine: Engine, limit: int | None = None) -> list[tuple[str, int | None, int]]:
     """The events of the database as :func:`stored_event_games` tells them apart (Event tags
-    compared without case and surrounding spaces), each with its games and under its most
-    written spelling, the most played first; at most *limit*."""
-    key = func.lower(func.trim(GameRow.event))
-    spellings = (
-        select(key.label("key"), GameRow.event, func.count().label("n"))
+    compared as EventChoice compares them) in each year, with their games, under the event's
+    most written spelling that year, the most played first; at most *limit*. A name played in
+    several years is an event of each (a yearly championship is not one crosstable)."""
+    query = (
+        select(GameRow.event, GameRow.year, func.count())
         .where(func.trim(GameRow.event).not_in(["", "?"]))
-        .group_by(key, GameRow.event)
-        .subquery()
+        .group_by(GameRow.event, GameRow.year)
     )
     with engine.connect() as conn:
-        rows = conn.execute(
-            select(spellings.c.key, spellings.c.event, spellings.c.n).order_by(
-                spellings.c.key, spellings.c.n.desc(), spellings.c.event
-            )
-        ).all()
-    found: dict[str, tuple[str, int]] = {}
-    for k, name, n in rows:  # a key's first row: its most written spelling
-        spelling, games = found.get(k, (name, 0))
-        found[k] = (spelling, games + int(n))
-    ranked = sorted(found.values(), key=lambda e: (-e[1], e[0].casefold()))
+        rows = conn.execute(query).all()
+    found: dict[tuple[str, int | None], tuple[str, int, int]] = {}  # spelling, its games, all
+    for name, year, n in rows:
+        if name is None:  # a NULL event is not selected; for the type checker
+            continue
+        spelling, most, games = found.get((name_key(name), year), (name, 0, 0))
+        if int(n) > most or (int(n) == most and name < spelling):
+            spelling, most = name, int(n)
+        found[name_key(name), year] = (spelling, most, games + int(n))
+    ranked = sorted(
+        ((spelling, year, games) for (_, year), (spelling, _, games) in found.items()),
+        key=lambda e: (-e[2], e[0].casefold(), e[1] or 0),
+    )
     return ranked[:limit] if limit is not None else ranked

@@ -90,3 +90,39 @@ def test_an_event_must_be_named(corpus: Path) -> None:
     assert code == 2 and err == "pdn: say which event: --event NAME, --site NAME or --year YEAR\n"
     code, _, err = run("stats", "event", path, "--event", "Nowhere Open")
     assert code == 1 and err == "pdn: no game of that event\n"
+
+
+GAME = (
+    '[Event "{event}"]\n[Date "{year}.05.01"]\n[White "{w}"]\n[Black "{b}"]\n[Result "{r}"]\n'
+    "\n{r}\n"
+)
+
+
+def test_event_names_beyond_ascii_and_years_apart(tmp_path: Path) -> None:
+    """Files and database tell events apart alike: a name compared without case for every
+    letter (SQLite's lower() folds only ASCII ones), and the page's list of events a name in
+    each year (a yearly championship is not one crosstable)."""
+    from pdn.db.connection import open_database
+    from pdn.db.standings import stored_events
+
+    path = tmp_path / "events.pdn"
+    path.write_text(
+        GAME.format(event="Österreich Open", year=2019, w="A", b="B", r="1-0")
+        + GAME.format(event="ÖSTERREICH OPEN ", year=2019, w="B", b="C", r="1/2-1/2")
+        + GAME.format(event="Österreich Open", year=2019, w="C", b="A", r="1-0")
+        + GAME.format(event="Österreich Open", year=2020, w="C", b="A", r="0-1"),
+        encoding="utf-8",
+    )
+    db = str(tmp_path / "e.db")
+    assert run("import", str(path), "--db", db)[0] == 0
+    for name in ("österreich open", "ÖSTERREICH OPEN"):
+        from_files = run("stats", "event", str(path), "--event", name, "-f", "tsv")
+        from_db = run("stats", "event", "--db", db, "--event", name, "-f", "tsv")
+        assert from_db == from_files and from_db[0] == 0
+        assert len(from_db[1].splitlines()) == 1 + 3  # a header and players A, B, C
+    one_year = run("stats", "event", "--db", db, "--event", "österreich open", "--year", "2019")
+    assert one_year[0] == 0 and "C" in one_year[1]
+    engine = open_database(db)
+    # listed under the spelling written most that year
+    assert stored_events(engine) == [("Österreich Open", 2019, 3), ("Österreich Open", 2020, 1)]
+    engine.dispose()

@@ -51,8 +51,9 @@ def event(engine: Engine, choice: EventChoice) -> dict[str, Any]:
 
 
 def events(engine: Engine) -> dict[str, Any]:
-    """The events of the database with their games, the most played first, told apart as the
-    standings tell them (:func:`pdn.db.standings.stored_events`), at most :data:`MAX_EVENTS`."""
+    """The events of the database (an event a name in a year) with their games, the most played
+    first, told apart as the standings tell them (:func:`pdn.db.standings.stored_events`), at
+    most :data:`MAX_EVENTS`."""
     found = stored_events(engine, MAX_EVENTS + 1)
-    rows = [{"event": name, "games": n} for name, n in found[:MAX_EVENTS]]
+    rows = [{"event": name, "year": year, "games": n} for name, year, n in found[:MAX_EVENTS]]
     return {"events": rows, "more": len(found) > MAX_EVENTS}

@@ -52,8 +52,14 @@ class EventChoice:
         )
 
 
+def name_key(value: str | None) -> str:
+    """What an Event or Site tag is compared by: without case (Unicode's case folding) and
+    surrounding spaces."""
+    return (value or "").strip().casefold()
+
+
 def _same(wanted: str | None, value: str | None) -> bool:
-    return wanted is None or (value or "").strip().casefold() == wanted.strip().casefold()
+    return wanted is None or name_key(value) == name_key(wanted)
 
 
 @dataclass(slots=True)

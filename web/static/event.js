@@ -7,8 +7,13 @@ const FIELDS = ["event", "site", "year"];
 const HEADINGS = ["Rank", "Player", "Games", "Wins", "Draws", "Losses", "Points", "Sonneborn-Berger", "Head to head"];
 let events = null; // the database's events, asked once
 
-export function eventLink(name) {
-  return name && name !== "?" ? el("a", { href: `#/event?event=${encodeURIComponent(name)}` }, name) : name || "";
+// A link to the standings of the event *name* (of *year*, when given: a name played in several
+// years is an event of each)
+export function eventLink(name, year = null) {
+  if (!name || name === "?") return name || "";
+  const asked = new URLSearchParams({ event: name });
+  if (year !== null && year !== undefined) asked.set("year", year);
+  return el("a", { href: `#/event?${asked}` }, name);
 }
 
 export function initEvents() {
@@ -46,7 +51,13 @@ export async function openEvent(params) {
 
 function showEvents() {
   $("#events-table tbody").replaceChildren(
-    ...events.events.map((e) => el("tr", {}, el("td", {}, eventLink(e.event)), el("td", { class: "num" }, e.games))),
+    ...events.events.map((e) =>
+      el("tr", {},
+        el("td", {}, eventLink(e.event, e.year)),
+        el("td", { class: "num" }, e.year ?? ""),
+        el("td", { class: "num" }, e.games),
+      ),
+    ),
   );
   $("#events-note").textContent = events.events.length
     ? `The events of the database, the most played first${events.more ? ` (the first ${events.events.length})` : ""}.`
