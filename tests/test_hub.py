@@ -306,3 +306,29 @@ def test_pdn_engine_says_error_for_bad_input() -> None:
         "error message=\"set-param: no variant 'killer'\"",
         "pong",
     ]
+
+
+def test_pdn_engine_starts_a_new_search_table_for_another_variant() -> None:
+    """The engine's kept table has neither variant nor rules in its keys: `set-param` of either,
+    and `new-game`, give the next search an engine of its own (the old one closed)."""
+    import io
+
+    from pdn.engine.builtin import BuiltinEngine
+    from pdn.engine.hubserver import HubServer
+
+    made: list[BuiltinEngine] = []
+
+    def make() -> BuiltinEngine:
+        made.append(BuiltinEngine())
+        return made[-1]
+
+    server = HubServer(io.StringIO(), get_variant("international"), make_engine=make)
+    for line in ["init", "set-param name=variant value=english", "init", "init"]:
+        server.handle(line)
+    server.handle("set-param name=rules value=common")
+    server.handle("init")
+    server.handle("new-game")
+    assert len(made) == 4 and len({id(e) for e in made}) == 4
+    with pytest.raises(EngineError):  # the ones replaced are closed
+        made[0].analyse(Board("international"), Limit(depth=1))
+    server.close()

@@ -131,7 +131,9 @@ class BuiltinEngine(Closing):
     much of their trees)."""
 
     name = "pdn builtin"
-    version = pdn.__version__
+    # the package's version and the search's revision, raised whenever the same limit can give
+    # other scores (stored analyses are labelled with it, and a label already stored is done)
+    version = f"{pdn.__version__}+search2"
 
     def __init__(self, compiled: bool | None = None) -> None:
         self._compiled = compiled

@@ -106,8 +106,7 @@ class HubServer:
         elif command == "ping":
             self.say("pong")
         elif command == "new-game":
-            self._wait()
-            self.engine = None
+            self._fresh()
             self.engine = self.make_engine()
         elif command == "pos":
             self._wait()
@@ -133,10 +132,20 @@ class HubServer:
             if value not in _BY_HUB_NAME:
                 raise ValueError(f"no variant {value!r}")
             self.variant = _BY_HUB_NAME[value]
+            self._fresh()
         elif name == "rules":
             if value not in RULE_SETS and value not in ALIASES:
                 raise ValueError(f"no rules {value!r}")
             self.rules = value
+            self._fresh()
+
+    def _fresh(self) -> None:
+        """Release the engine, its table with it (its keys hold neither variant nor rules):
+        the next search makes a new one."""
+        self._wait()
+        if self.engine is not None:
+            self.engine.close()
+        self.engine = None
 
     def _position(self, args: dict[str, str]) -> Board:
         board = Board.from_position(read_hub_position(args["pos"], self.variant), self.rules)
