@@ -118,6 +118,45 @@ def test_hash_and_evaluation_twins(variant: str) -> None:
         assert _kernel.evaluate(pos) == evaluate(pos)
 
 
+# positions where each term of the evaluation counts: kings (central, mobile, flying or not),
+# runaway men, balance, the drawish lead against a king (an odd lead too), Thai's kings
+TERM_POSITIONS = [
+    ("english", "W:WK14:B1"),
+    ("international", "W:W16:B45"),
+    ("international", "W:WK1,K2:BK50"),
+    ("international", "W:WK1,K2,K3,K4:BK50"),
+    ("international", "B:WK1,K2,K3:BK50,K49"),
+    ("international", "W:W16,17,18:BK50"),
+    ("russian", "W:WK1,K2,K3:BK32"),
+    ("english", "B:WK29,K32:BK1,K4,5"),
+    ("thai", "W:WK1,K2:BK32"),
+    ("frisian", "W:WK1,K2,46:BK50,5"),
+]
+
+
+@needs_c
+@pytest.mark.parametrize(("variant", "fen"), TERM_POSITIONS)
+def test_evaluation_twins_on_every_term(variant: str, fen: str) -> None:
+    """The C evaluation equals the twin where each term counts, for either side to move."""
+    from pdn.rules import _kernel
+
+    pos = Board(variant, fen).position
+    for turn in (Color.WHITE, Color.BLACK):
+        assert _kernel.evaluate(pos.with_turn(turn)) == evaluate(pos.with_turn(turn)), fen
+
+
+@needs_c
+@pytest.mark.parametrize("variant", ["international", "english", "russian", "thai"])
+def test_evaluation_twins_deep_in_games(variant: str) -> None:
+    """...and in positions 100 to 200 plies into random games (kings, few men left)."""
+    from pdn.rules import _kernel
+
+    rng = random.Random(variant + " deep")
+    for _ in range(8):
+        pos = _random_board(variant, rng, rng.randrange(100, 200)).position
+        assert _kernel.evaluate(pos) == evaluate(pos), variant
+
+
 def test_evaluation_terms() -> None:
     """Each term as evaluation.py documents it, worked out by hand for a few positions."""
     assert king_value(get_variant("english")) == SHORT_KING

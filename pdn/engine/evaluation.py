@@ -8,9 +8,10 @@ integers, so both twins evaluate alike.
 Terms (hundredths of a man):
 
 - ``MAN``: a man, 100.
-- ``KING``: a king, by the variant's kind of king: a flying king that may land anywhere behind
-  its victim (International, Russian, Brazilian, pool, Spanish, ...) 300; a flying king that must
-  land directly behind (Thai) 250; a king that steps one square (English, Italian) 150.
+- a king (king_value), by the variant's kind of king: a flying king that may land anywhere
+  behind its victim (International, Russian, Brazilian, pool, Spanish, ...) ``FLYING_KING``
+  300; a flying king that must land directly behind (Thai) ``BEHIND_KING`` 250; a king that
+  steps one square (English, Italian) ``SHORT_KING`` 150.
 - ``ADVANCE_MID``, ``ADVANCE_END``: per row a man stands from its own first row, 2 while the
   board is full and 6 when it is empty, blended by the number of pieces left (the phase): men
   should hold back in the middle game and race to crown in the endgame.
@@ -20,16 +21,17 @@ Terms (hundredths of a man):
   crowns on); middle game only.
 - ``BALANCE``: less 3 per man of difference between a side's men on the left and on the right
   half of the board (a side massed on one wing is outflanked on the other).
-- ``RUNAWAY``: a man no enemy piece can stop, while the enemy has no king: no enemy piece on
+- a runaway man: a man no enemy piece can stop, while the enemy has no king: no enemy piece on
   the squares ahead of it within one file more than the rows ahead (its cone), at most
   ``RUNAWAY_ROWS`` rows from crowning: the king's surplus over a man, in fifths, by the rows
   left (one row left: four fifths).
 - ``KING_CENTRE``: a king on one of the central squares (middle half of files and rows), 10.
-- ``KING_MOBILITY``: per empty square a king could move to, 1 for a flying king, 3 for a king
-  that steps.
-- ``DRAWISH``: a lead held by at most ``DRAWISH_PIECES`` pieces (3 on boards of 10 files or
-  more, 2 on smaller ones) against a side with a king is divided by 4 where kings fly (far
-  from enough to win: one king holds the long diagonal).
+- ``FLYING_MOBILITY``, ``SHORT_MOBILITY``: per empty square a king could move to, 1 for a
+  flying king, 3 for a king that steps.
+- ``DRAWISH``: a lead held by at most drawish_pieces() pieces (3 on boards of 10 files or
+  more, 2 on smaller ones) against a side with a king is divided by 4 where kings fly and may
+  land anywhere behind (not in Thai): far from enough to win, one king holds the long
+  diagonal.
 - ``TEMPO``: the side to move, 2 (the move in hand).
 """
 
@@ -60,7 +62,7 @@ TEMPO = 2
 
 
 def king_value(variant: Variant) -> int:
-    """The value of a king in *variant*, hundredths of a man (see ``KING`` above)."""
+    """The value of a king in *variant*, hundredths of a man (see the king's term above)."""
     if not variant.flying_kings:
         return SHORT_KING
     return BEHIND_KING if variant.king_lands_behind else FLYING_KING
