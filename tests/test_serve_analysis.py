@@ -6,8 +6,8 @@ the game read from its file here; every mark and loss against the database's row
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -50,15 +50,13 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     engine = open_database(str(db))
     plain = corpus_dir() / REPETITION
     import_paths(engine, [plain])
-    here = Path.cwd()
-    os.chdir(ENGLISH.parent.parent)  # the file stored by its name in the repository, as a
-    try:  # user's import from there names it (the page, docs/analysis.png show it)
+    # the file stored by its name in the repository, as a user's import from there names it
+    # (the page and docs/analysis.png show it)
+    with contextlib.chdir(ENGLISH.parent.parent):
         for _ in store_analyses(
             engine, [ENGLISH.relative_to(Path.cwd())], "builtin", Limit(depth=2)
         ):
             pass
-    finally:
-        os.chdir(here)
     engine.dispose()
     return {"db": db, "plain": plain}
 

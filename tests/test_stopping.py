@@ -237,7 +237,7 @@ def test_ctrl_c_with_workers_writing_postgresql(
         engine.dispose()
 
 
-def test_ctrl_c_on_a_local_cluster_ends_within_a_second(
+def test_ctrl_c_on_a_local_cluster_ends_in_seconds_and_clean(
     archive: tuple[Path, int], tmp_path: Path, cleanup: list[subprocess.Popen[str]]
 ) -> None:
     path, games = archive
