@@ -89,27 +89,26 @@ def main() -> None:
     command = dame_command(sys.argv[3] if len(sys.argv) > 3 else "dame hub")
     limit = Limit(time=seconds)
     starts = openings((games + 1) // 2)
-    ours = BuiltinEngine()
     points = 0.0
     wins = draws = losses = failed = 0
     began = time.monotonic()
     print(f"{len(starts) * 2} games, {seconds} s a move, builtin vs {command} (machine shared)")
-    with ours:
-        for i, start in enumerate(starts):
-            for as_white in (True, False):
-                with HubEngine(command, "international") as theirs:  # a new one each game
-                    white, black = (ours, theirs) if as_white else (theirs, ours)
-                    result = play(start, white, black, limit)
-                if result is None:
-                    failed += 1
-                    continue
-                score = result if as_white else 1.0 - result
-                points += score
-                wins += score == 1.0
-                draws += score == 0.5
-                losses += score == 0.0
-                side = "white" if as_white else "black"
-                print(f"opening {i + 1:3d} builtin {side}: {score}", flush=True)
+    for i, start in enumerate(starts):
+        for as_white in (True, False):
+            # both engines new each game: neither keeps a table from the game before
+            with BuiltinEngine() as ours, HubEngine(command, "international") as theirs:
+                white, black = (ours, theirs) if as_white else (theirs, ours)
+                result = play(start, white, black, limit)
+            if result is None:
+                failed += 1
+                continue
+            score = result if as_white else 1.0 - result
+            points += score
+            wins += score == 1.0
+            draws += score == 0.5
+            losses += score == 0.0
+            side = "white" if as_white else "black"
+            print(f"opening {i + 1:3d} builtin {side}: {score}", flush=True)
     played = wins + draws + losses
     print(
         f"builtin: {points} / {played} = {100 * points / max(played, 1):.1f}% "
