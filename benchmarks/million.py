@@ -2,8 +2,9 @@
 corpus: every valid game of the English and International files that starts from its variant's
 start position is read and replayed once, and game i of the archive is pool game i mod P (P the
 pool's size), copy k = i div P, under headers of its own (Event, Round and Date made from i, the
-players and result of the original) and with its last k mod 4 plies left off, so that copies
-differ in their moves too; a prefix of a legal game is legal, so every game replays.
+players and result of the original) and with its last k mod 4 plies left off (a prefix of a
+legal game is legal, so every game replays). The games are distinct records (their headers);
+their moves repeat: at a million, a pool game's 40 copies have 4 move sequences.
 
 Usage: python benchmarks/million.py [OUT] [--games N]   (OUT default benchmarks/out/million.pdn)
 
