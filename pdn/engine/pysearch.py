@@ -101,7 +101,9 @@ class Line:
 @dataclass(frozen=True, slots=True)
 class Result:
     """A search's outcome: the depth of the last iteration completed, its lines (best
-    first), the nodes searched, the seconds taken."""
+    first; with one line, when the limit cut the next iteration short, that iteration's best
+    line so far, though the depth stays the last completed), the nodes searched, the seconds
+    taken."""
 
     depth: int
     lines: tuple[Line, ...]
