@@ -141,13 +141,11 @@ def _drawn(replay: Replay) -> Ending | None:
     article), reached at the last move written. None when the moves go on after it (the
     players did not play under that rule: not this repair's to judge), when the rule only lets
     a player claim the draw, or when the result says a draw or nothing."""
-    draw = replay.draw
+    ending = replay.rules_ending  # a draw there is one the rules end the game with by itself
     won = replay.game.outcome in (Outcome.FIRST, Outcome.SECOND)
-    if not won or replay.final is None or draw is None or draw.ply != replay.plies:
+    if not won or replay.final is None or ending is None or ending.winner is not None:
         return None
-    if draw.rule is not None and not draw.rule.ends_game:
-        return None
-    return draw
+    return ending if ending.ply == replay.plies else None
 
 
 def _say_drawn(game: Game, was: str, result: str, draw: Ending) -> str:
