@@ -207,6 +207,14 @@ def _click(page: Page, square: str) -> None:
     page.tab.click(f'#ab-board rect[data-cell="{square}"]', force=True)  # under a piece too
 
 
+def _choose(page: Page, piece: str) -> None:
+    """Take *piece* from the palette, and wait for the board it redraws (a square clicked
+    meanwhile is one being replaced)."""
+    page.tab.click(f'#ab-palette button[data-piece="{piece}"]')
+    page.tab.wait_for_selector(f'#ab-palette button[data-piece="{piece}"][aria-pressed="true"]')
+    page.tab.wait_for_selector('#ab-board[aria-busy="false"]')
+
+
 def _shown(page: Page, moves: int) -> dict[str, str]:
     page.tab.wait_for_selector(f'#ab-board[data-moves="{moves}"][aria-busy="false"]')
     circles = page.tab.eval_on_selector_all(
@@ -253,10 +261,10 @@ def test_a_position_set_up_by_fen_and_palette(page: Page) -> None:
     page.tab.fill("#ab-fen", "W:W28:B19,30")
     page.tab.click("#ab-set")
     page.tab.wait_for_selector('#ab-board[data-fen="W:W28:B19,30"]')
-    page.tab.click('#ab-palette button[data-piece="bk"]')
+    _choose(page, "bk")
     _click(page, "46")
     page.tab.wait_for_selector('#ab-board[data-fen*="K46"]')
-    page.tab.click('#ab-palette button[data-piece="empty"]')
+    _choose(page, "empty")
     _click(page, "30")
     page.tab.wait_for_selector('#ab-board[data-fen="W:W28:B19,K46"]')
     board = Board("international", "W:W28:B19,K46")
