@@ -29,7 +29,7 @@ from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
 from pdn.db.records import Record, build_record
 from pdn.db.schema import GameRow
-from pdn.db.store import BATCH, import_paths, indexes_made_after, write_batch
+from pdn.db.store import BATCH, import_paths, made_after, write_batch
 from pdn.game import Game
 from pdn.replay import Replay
 
@@ -38,7 +38,7 @@ OCA_GAMES = 22_621  # games in OCA_2.0.pdn
 
 
 def grow(db: str) -> int:
-    """Copy the games (with their plies and tags) until there are TARGET or more: copy k takes
+    """Copy the games (with their positions and tags) until there are TARGET or more: copy k takes
     the negative id -(low 58 bits) - k * 2**58 (ids are positive hash bits, so copies meet no
     original and no other copy but by odds of about 1 in 10**9) and a place past every file's."""
     engine = open_database(db)
@@ -58,7 +58,7 @@ def grow(db: str) -> int:
                 f"INSERT INTO games ({names}) SELECT {values} FROM games WHERE id IN {originals}"
             ))  # fmt: skip
             conn.execute(text(
-                f"INSERT INTO plies SELECT {new_id}, ply, move, before, after FROM plies "
+                f"INSERT INTO positions SELECT digest, {new_id}, ply, move FROM positions "
                 f"WHERE game_id IN {originals}"
             ))  # fmt: skip
             conn.execute(text(
@@ -91,7 +91,7 @@ def parts(oca: Path, work: Path) -> int:
     games = replay_paths([oca], _pair)
     pending: list[tuple[int, Record]] = []
     n = 0
-    with indexes_made_after(engine):  # as an import into a new database writes
+    with made_after(engine):  # as an import into a new database writes
         while True:
             start = clock()
             item = next(games, None)

@@ -26,6 +26,7 @@ from sqlalchemy.exc import (
 )
 
 from pdn.db.migration import can_migrate, migrate
+from pdn.db.positions import move_staged
 from pdn.db.schema import APPLICATION, SCHEMA_VERSION, Base, Meta
 
 DEFAULT_DB = "draughts.db"
@@ -134,8 +135,11 @@ def _sqlite_reader(dbapi_connection: Any, _record: Any) -> None:
 
 def _sqlite_writer(dbapi_connection: Any, _record: Any) -> None:
     """WAL, and foreign keys declared but not enforced (SQLite's default: an import writes each
-    game with its rows in one transaction, and nothing deletes a game)."""
+    game with its rows in one transaction, and nothing deletes a game). A new database gives
+    back the pages it frees when asked (pdn.db.positions.move_staged): set before WAL, which
+    makes the file."""
     dbapi_connection.isolation_level = None
+    dbapi_connection.execute("PRAGMA auto_vacuum=INCREMENTAL")
     dbapi_connection.execute("PRAGMA journal_mode=WAL")
     dbapi_connection.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit is atomic either way
     dbapi_connection.execute(f"PRAGMA cache_size=-{SQLITE_CACHE_KIB}")
@@ -238,7 +242,8 @@ def _facts(conn: Connection, db: str, create: bool) -> dict[str, str]:
     if create and facts.get("application") == APPLICATION:
         facts = migrate(conn, facts)
     if create and facts.get("schema_version") == str(SCHEMA_VERSION):
-        for table in Base.metadata.sorted_tables:  # left to make by an import that was killed
+        move_staged(conn)  # left to make by an import that was killed
+        for table in Base.metadata.sorted_tables:
             for index in table.indexes:
                 index.create(conn, checkfirst=True)
     return facts

@@ -1,13 +1,15 @@
 """Bringing a database made by an older schema up to this one, in the transaction that opens
-it for writing: each step adds what its version added, so no game is read or rewritten."""
+it for writing: each step adds what its version added, or converts what it changed."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import groupby
 
 from sqlalchemy import Connection, update
 
-from pdn.db.schema import SCHEMA_VERSION, AnalysisRow, Meta
+from pdn.db.positions import opening_blob
+from pdn.db.schema import OPENING_PLIES_KEPT, SCHEMA_VERSION, STAGED, AnalysisRow, Meta, PositionRow
 
 
 def _add_analysis(conn: Connection) -> None:
@@ -15,7 +17,53 @@ def _add_analysis(conn: Connection) -> None:
     AnalysisRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
 
 
-STEPS: dict[int, Callable[[Connection], None]] = {4: _add_analysis}  # from version N to N + 1
+def _positions_from_plies(conn: Connection) -> None:
+    """Schema 5 to 6: the plies (a row per move, with the positions before and after it) become
+    positions (a row per position, with the move played from it), and each game keeps the
+    digests of its first positions (games.opening)."""
+    PositionRow.__table__.create(conn)  # type: ignore[attr-defined]
+    STAGED.create(conn)
+    run = conn.exec_driver_sql
+    run(  # every position a move was played from; then the last of each game; then the start
+        "INSERT INTO positions (digest, game_id, ply, move) SELECT before, game_id, ply - 1, "
+        "move FROM plies ORDER BY before, game_id, ply"
+    )
+    run(
+        "INSERT INTO positions (digest, game_id, ply, move) SELECT p.after, p.game_id, p.ply, "
+        "NULL FROM plies p WHERE NOT EXISTS (SELECT 1 FROM plies q WHERE q.game_id = "
+        "p.game_id AND q.ply = p.ply + 1) ORDER BY p.after, p.game_id"
+    )
+    run(  # a game with no move: its start (stored as its last position) is all it reached
+        "INSERT INTO positions (digest, game_id, ply, move) SELECT final_hash, id, 0, NULL "
+        "FROM games g WHERE final_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM plies p "
+        "WHERE p.game_id = g.id)"
+    )
+    empty = (
+        "BYTEA NOT NULL DEFAULT ''"
+        if conn.dialect.name == "postgresql"
+        else "BLOB NOT NULL DEFAULT x''"
+    )
+    run(f"ALTER TABLE games ADD COLUMN opening {empty}")
+    firsts = conn.execution_options(stream_results=True).exec_driver_sql(
+        f"SELECT game_id, after FROM plies WHERE ply <= {OPENING_PLIES_KEPT} ORDER BY game_id, ply"
+    )
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    pending: list[tuple[bytes, int]] = []
+    for gid, rows in groupby(firsts, key=lambda row: int(row[0])):
+        pending.append((opening_blob([0, *(after for _, after in rows)]), gid))
+        if len(pending) == 10_000:
+            run(f"UPDATE games SET opening = {mark} WHERE id = {mark}", pending)
+            pending = []
+    if pending:
+        run(f"UPDATE games SET opening = {mark} WHERE id = {mark}", pending)
+    run("DROP TABLE plies")
+    run("DROP INDEX IF EXISTS ix_games_final_hash")
+
+
+STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
+    4: _add_analysis,
+    5: _positions_from_plies,
+}
 
 
 def can_migrate(version: int) -> bool:

@@ -25,7 +25,6 @@ from sqlalchemy import (
     func,
     or_,
     select,
-    union,
     union_all,
 )
 from sqlalchemy.sql.elements import SQLCoreOperations
@@ -36,7 +35,8 @@ from pdn.archive.openings import OpeningNames, OpeningsError, play_moves
 from pdn.archive.players import Aliases
 from pdn.archive.selection import Pattern
 from pdn.db.analysis import judged_conditions
-from pdn.db.schema import NUL_SHOWN, GameRow, PlyRow, SourceFile, at_ply
+from pdn.db.positions import every_position, opening_digests, reaching
+from pdn.db.schema import NUL_SHOWN, OPENING_PLIES_KEPT, GameRow, SourceFile, opening_digest
 from pdn.db.search import least_material, material_games, most_pieces, pattern_games
 from pdn.rules.draw import LABELS, OLD_LABELS, Termination
 from pdn.rules.fen import parse_fen
@@ -52,18 +52,18 @@ class QuestionError(ValueError):
 
 def position_digest(variant: str, moves: str | None = None, fen: str | None = None) -> int:
     """The digest of the position after *moves* (from *fen* or the start) in *variant*."""
-    return _line_digests(variant, moves, fen)[-1]
+    return _line(variant, moves, fen)[-1].digest()
 
 
-def _line_digests(variant: str, moves: str | None, fen: str | None) -> list[int]:
-    """The digests of the start (*fen* or the variant's) and of the position after each move."""
+def _line(variant: str, moves: str | None, fen: str | None) -> list[Position]:
+    """The start (*fen* or the variant's) and the position after each move."""
     v = get_variant(variant)
     start = parse_fen(fen, v) if fen else Position.start(v)
     try:
         played = play_moves(variant, moves or "", start)
     except OpeningsError as exc:
         raise QuestionError(str(exc)) from None
-    return [p.digest() for p in (start, *played)]
+    return [start, *played]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,11 +146,7 @@ def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[Colu
             raise QuestionError("--moves and --fen need --variant")
         # the position's digest names its variant: a condition on the variant as well would
         # lead the database to read every game of the variant
-        h = position_digest(f.variant, f.moves, f.fen)
-        reached = union(
-            select(PlyRow.game_id).where(PlyRow.before == h),
-            select(GameRow.id).where(GameRow.final_hash == h),
-        )
+        reached = select(reaching(position_digest(f.variant, f.moves, f.fen)).c.game_id)
         # for a page, "id + 0" makes SQLite read the games in import order and stop after the
         # page, instead of looking up and sorting every game that reached the position
         cond.append((GameRow.id + 0 if paged else GameRow.id).in_(reached))
@@ -307,29 +303,27 @@ def explore(
     the shipped ones): the name of the position it leads to, else of the deepest named one of
     the line to it, as `stats openings` names a line; *where*: only the games it selects (as
     `pdn query` does)."""
-    line = _line_digests(variant, moves, fen)
-    h = line[-1]
+    line = _line(variant, moves, fen)
+    digests = [p.digest() for p in line]
     chosen = _conditions(engine, where) if where is not None else []
+    at = reaching(digests[-1])
     played = (  # each game once per move: a game may pass a position twice
         _result_where(
-            select(PlyRow.move, PlyRow.after, PlyRow.game_id, GameRow.winner)
-            .join(GameRow, GameRow.id == PlyRow.game_id)
-            .where(PlyRow.before == h, *chosen),
+            select(at.c.move, at.c.game_id, GameRow.winner)
+            .join(GameRow, GameRow.id == at.c.game_id)
+            .where(at.c.move.is_not(None), *chosen),
             result,
         )
         .distinct()
         .subquery()
     )
-    query = select(
-        played.c.move,
-        func.max(played.c.after).label("after"),  # one position per move
-        *_counts(played.c.game_id, played.c.winner),
-    )
+    query = select(played.c.move, *_counts(played.c.game_id, played.c.winner))
     with engine.connect() as conn:
         frame = pd.read_sql(query.group_by(played.c.move), conn, dtype_backend="numpy_nullable")
     frame = frame.astype({c: "int64" for c in COUNTS})
     named = names or OpeningNames.shipped()
-    frame["name"] = [named.deepest([*line, int(after)]) or NAN for after in frame["after"]]
+    after = [play_moves(variant, move, line[-1])[-1].digest() for move in frame["move"]]
+    frame["name"] = [named.deepest([*digests, a]) or NAN for a in after]
     return _top(scores(frame), ["move"], top)[["move", *SCORES, "name"]]
 
 
@@ -352,6 +346,7 @@ def opening_stats(
     if ballots and variant and get_variant(variant).name != "english":
         raise QuestionError(f"--ballots are English three-move ballots, not {variant} openings")
     ballot = three_move_ballots() if ballots else {}
+    query: Select[*tuple[Any, ...]]
     if ballots:  # the position after three plies is stored with each game
         key = GameRow.opening_hash
         query = (
@@ -362,13 +357,7 @@ def opening_stats(
         )  # fmt: skip
         plies = 3
     else:
-        query = (
-            select(PlyRow.after.label("position"), func.min(GameRow.place).label("first"),
-                   *_counts(GameRow.id, GameRow.winner))
-            .join(GameRow, GameRow.id == PlyRow.game_id)
-            .where(at_ply(plies), GameRow.from_start)
-            .group_by(PlyRow.after)
-        )  # fmt: skip
+        query = _by_position_after(plies)
         if variant:
             query = query.where(GameRow.variant == get_variant(variant).name)
     query = _result_where(query, result).having(func.count() >= min_games)
@@ -380,6 +369,18 @@ def opening_stats(
         frame["ballot"] = frame["position"].map(OpeningNames.shipped().ballots)
         return _top(frame, ["ballot"], top)[["ballot", "opening", *SCORES, "name"]]
     return _top(frame, ["opening", "variant"], top)[["opening", "variant", *SCORES, "name"]]
+
+
+def _by_position_after(plies: int) -> Select[*tuple[Any, ...]]:
+    """The games from the start counted by the position after their first *plies* plies."""
+    counted = select(func.min(GameRow.place).label("first"), *_counts(GameRow.id, GameRow.winner))
+    if plies <= OPENING_PLIES_KEPT:  # kept with each game (8 bytes: not a column of the frame)
+        key = opening_digest(plies)
+        counted = counted.where(func.length(GameRow.opening) >= 8 * plies)
+        return counted.where(GameRow.from_start).group_by(key)
+    every = every_position()
+    counted = counted.join(every, GameRow.id == every.c.game_id).where(every.c.ply == plies)
+    return counted.where(GameRow.from_start).group_by(every.c.digest)
 
 
 def opening_line(moves: str, plies: int) -> str:
@@ -396,14 +397,15 @@ def _opening_names(
     lines: dict[int, list[int]] = {}
     with engine.connect() as conn:
         for i in range(0, len(firsts), 1000):
-            query = (
-                select(GameRow.place, PlyRow.after)
-                .join(GameRow, GameRow.id == PlyRow.game_id)
-                .where(GameRow.place.in_(firsts[i : i + 1000]), PlyRow.ply <= plies)
-                .order_by(GameRow.place, PlyRow.ply)
-            )
-            for at, after in conn.execute(query):
-                lines.setdefault(at, []).append(after)
+            query = select(
+                GameRow.place, GameRow.opening, GameRow.variant, GameRow.start_fen, GameRow.moves
+            ).where(GameRow.place.in_(firsts[i : i + 1000]))
+            for at, opening, variant, fen, moves in conn.execute(query):
+                kept = opening_digests(opening)[:plies]
+                if plies > len(kept) and variant:  # past the digests kept: replayed
+                    line = _line(variant, opening_line(moves, plies), fen)
+                    kept = [p.digest() for p in line[1:]]
+                lines[at] = kept
     return [named.deepest(lines.get(at, [])) for at in firsts]
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from itertools import count, islice, repeat
 from typing import Any
 
 from pdn.archive.criteria import winner
 from pdn.archive.identity import game_identity, main_line, start_fen
 from pdn.archive.validate import GameReport, report_game
+from pdn.db.positions import Row, opening_blob, position_rows
 from pdn.db.schema import (
     NUL_SHOWN,
 )
@@ -31,7 +31,7 @@ class Record:
     report: GameReport
     row: dict[str, Any]  # the games-table values, but for the place the game was read from
     tags: tuple[tuple[int, int, str, str], ...]  # game id, position, name, value
-    plies: tuple[tuple[int, int, str, int, int], ...]  # game id, ply, move, before, after
+    positions: tuple[Row, ...]  # digest, game id, position, move (see pdn.db.positions)
     material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
     boards: tuple[tuple[int, bytes], ...]  # game id, its positions packed (none without replay)
     nul: bool = False  # NUL bytes in the text were stored as NUL_SHOWN
@@ -43,11 +43,10 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     moves = main_line(replay) if replay else []
     identity = game_identity(game, replay, moves)
     gid = game_id(identity.record)
-    positions = replay.positions[: len(moves) + 1] if replay else []
-    stored = stored_positions(gid, positions, bool(moves))
-    digests = stored.digests
-    plies = tuple(zip(repeat(gid), count(1), moves, digests, islice(digests, 1, None)))
+    line = replay.positions[: len(moves) + 1] if replay else []
+    stored = stored_positions(gid, line, bool(moves))
     start = replay.positions[0] if replay and replay.positions else None
+    digests = stored.digests if moves else [start.digest()] if start else []
     result = game.result
     row = {
         "id": gid,
@@ -75,8 +74,9 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "valid": report.valid,
         "errors": _errors_json(report),
         "moves": " ".join(moves),
-        "opening_hash": plies[2][4] if len(plies) >= 3 else None,
-        "final_hash": plies[-1][4] if plies else (start.digest() if start else None),
+        "opening_hash": digests[3] if len(digests) > 3 else None,
+        "final_hash": digests[-1] if digests else None,
+        "opening": opening_blob(digests),
         "pdn": game.raw,
     }
     nul = "\x00" in game.raw
@@ -86,7 +86,8 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         tags = tuple((gid, i, _shown(n), _shown(v)) for i, (n, v) in enumerate(game.tags.items()))
     else:
         tags = tuple((gid, i, n, v) for i, (n, v) in enumerate(game.tags.items()))
-    return Record(report, row, tags, plies, stored.material, stored.boards, nul)
+    positions = position_rows(gid, digests, moves)
+    return Record(report, row, tags, positions, stored.material, stored.boards, nul)
 
 
 _TEXTS = ("event", "site", "date", "round", "white", "black", "result", "start_fen", "pdn")

@@ -10,7 +10,7 @@ from sqlalchemy import Engine, func, select
 from pdn.archive.openings import OpeningNames
 from pdn.db.charts import Branch, Stack, openings_tree, stacked_bars, text_width, years_chart
 from pdn.db.questions import draw_stats, opening_stats, result_stats
-from pdn.db.schema import GameRow, PlyRow, SourceFile, at_ply
+from pdn.db.schema import GameRow, SourceFile, opening_digest
 from pdn.read.movetext import make_move
 from pdn.render.diagram import svg_diagram
 from pdn.replay import candidates
@@ -96,11 +96,12 @@ def bar_chart(labels: list[str], values: list[float], title: str, unit: str = "%
 def _common_position(engine: Engine) -> tuple[Position, str, int] | None:
     """The position most often reached after the opening plies, with its moves and count."""
     with engine.connect() as conn:
+        key = opening_digest(OPENING_PLIES)
         row = conn.execute(
-            select(PlyRow.after, func.count().label("n"), func.min(PlyRow.game_id))
-            .where(at_ply(OPENING_PLIES))
-            .group_by(PlyRow.after)
-            .order_by(func.count().desc(), PlyRow.after)
+            select(key, func.count().label("n"), func.min(GameRow.id))
+            .where(func.length(GameRow.opening) >= 8 * OPENING_PLIES)
+            .group_by(key)
+            .order_by(func.count().desc(), key)
             .limit(1)
         ).first()
         if row is None:

@@ -11,6 +11,7 @@ from datetime import datetime
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Column,
     ColumnElement,
     DateTime,
     Float,
@@ -19,19 +20,21 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    Table,
     Text,
-    and_,
+    func,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 5  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 6  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
+# 6: positions instead of plies (a row per position keyed by its digest), games.opening
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
-OPENING_INDEX_PLIES = 12  # positions after the first plies are indexed by ply, for openings
+OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
 # A game's id: the first 63 bits of its record hash, so the same game has the same id in any
 # database and workers can write a game's rows without asking the database for an id first.
@@ -100,7 +103,8 @@ class GameRow(Base):
     errors: Mapped[str] = mapped_column(Text)  # JSON list, as in the validate report
     moves: Mapped[str] = mapped_column(Text)  # main line, PDN 3.0 short forms, space separated
     opening_hash: Mapped[int | None] = mapped_column(BigInteger)  # position after 3 plies
-    final_hash: Mapped[int | None] = mapped_column(BigInteger, index=True)  # last position
+    final_hash: Mapped[int | None] = mapped_column(BigInteger)  # last position
+    opening: Mapped[bytes] = mapped_column(LargeBinary)  # see opening_digest
     pdn: Mapped[str] = mapped_column(Text)  # the game's text as read (first copy)
 
     __table_args__ = (  # the invalid games in import order, without a scan of every game
@@ -137,36 +141,36 @@ class TagRow(Base):
     __table_args__ = ({"sqlite_with_rowid": False},)
 
 
-class PlyRow(Base):
-    """One move of a game's main line, with the positions before and after it."""
+class PositionRow(Base):
+    """A position of a game's main line, keyed by its digest: position 0 is the start, position
+    i the one after ply i; with the move played from it (none from the last)."""
 
-    __tablename__ = "plies"
-    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
-    ply: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1-based
-    move: Mapped[str] = mapped_column(Text)  # PDN 3.0 short form
-    before: Mapped[int] = mapped_column(BigInteger)  # position hash before the move
-    after: Mapped[int] = mapped_column(BigInteger)  # position hash after the move
+    __tablename__ = "positions"
+    digest: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    game_id: Mapped[int] = mapped_column(GameId, primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    move: Mapped[str | None] = mapped_column(Text)  # PDN 3.0 short form
 
-    __table_args__ = (
-        # explorer and position search: the moves from a position, read from the index alone
-        Index("ix_plies_position", "before", "move", "after"),
-        Index(  # openings by their first plies (a fifth of the rows: a third faster imports)
-            "ix_plies_opening",
-            "ply",
-            "after",
-            "game_id",
-            sqlite_where=text(f"ply <= {OPENING_INDEX_PLIES}"),
-            postgresql_where=text(f"ply <= {OPENING_INDEX_PLIES}"),
-        ),
-        {"sqlite_with_rowid": False},
-    )
+    __table_args__ = ({"sqlite_with_rowid": False},)
 
 
-def at_ply(ply: int) -> ColumnElement[bool]:
-    """Plies number *ply*, so written that the openings index serves it when it can."""
-    if ply <= OPENING_INDEX_PLIES:  # the index's own condition, as a literal the planner sees
-        return and_(PlyRow.ply == ply, text(f"plies.ply <= {OPENING_INDEX_PLIES}"))
-    return PlyRow.ply == ply
+# An import writes its positions here as they come and moves them into the positions table,
+# sorted, once it has written its games (see pdn.db.positions): rows inserted in digest order
+# fill the table's pages, where rows inserted as games come land all over them.
+STAGED = Table(
+    "positions_staged",
+    Base.metadata,
+    Column("digest", BigInteger, nullable=False),
+    Column("game_id", GameId, nullable=False),
+    Column("ply", Integer, nullable=False),
+    Column("move", Text),
+)
+
+
+def opening_digest(ply: int) -> ColumnElement[bytes]:
+    """The digest after ply *ply* (1 to OPENING_PLIES_KEPT) in games.opening, as 8 bytes
+    (see pdn.db.positions.opening_blob); empty for a game of fewer plies."""
+    return func.substr(GameRow.opening, 8 * (ply - 1) + 1, 8)
 
 
 class MaterialRow(Base):

@@ -55,15 +55,16 @@ from pdn.archive.pipeline import (
 )
 from pdn.archive.validate import GameReport
 from pdn.db.connection import connect
+from pdn.db.positions import move_staged
 from pdn.db.records import Record, build_record, place
 from pdn.db.schema import (
     NUL_SHOWN,
+    STAGED,
     Base,
     BoardsRow,
     GameRow,
     MaterialRow,
     Occurrence,
-    PlyRow,
     TagRow,
 )
 from pdn.db.sources import mark_complete, present_indexes, source_files
@@ -192,7 +193,7 @@ def import_paths(
         results = _import_here(engine, tasks, ids, options, runner, progress, batch, told, run)
     total = SpanCounts()
     whole: list[tuple[int, int]] = []  # files read whole (id, games), marked so in groups
-    with indexes_made_after(engine):
+    with made_after(engine):
         for ft, counts in results:
             total.add(counts)
             if ft.task.last and ft.task.path.stat().st_size < sizes[ft.task.path]:
@@ -225,27 +226,28 @@ def record_of(game: Game, replay: Replay | None) -> Record | None:
 
 
 @contextmanager
-def indexes_made_after(engine: Engine) -> Iterator[None]:
-    """Into an empty SQLite database, the indexes of the plies and the material runs are made
-    once every row is in (one sort instead of an insert per row: writing takes a third less
-    time); a run killed before leaves them to be made when the database is next opened to
-    write."""
+def made_after(engine: Engine) -> Iterator[None]:
+    """What is made once every row of an import is in: the positions it staged moved into
+    their table, sorted (pdn.db.positions), and into an empty SQLite database the indexes of
+    the material runs (one sort instead of an insert per row). A run killed before leaves them
+    to be made when the database is next opened to write."""
     with engine.connect() as conn:
         empty = conn.dialect.name == "sqlite" and conn.execute(select(GameRow.id)).first() is None
-    deferred = (PlyRow.__tablename__, MaterialRow.__tablename__)
-    later = [i for t in deferred for i in Base.metadata.tables[t].indexes] if empty else []
+    later = list(Base.metadata.tables[MaterialRow.__tablename__].indexes) if empty else []
     if later:
         with engine.begin() as conn:
             for index in later:
                 index.drop(conn, checkfirst=True)
+    stopped = False
     try:
         yield
     except KeyboardInterrupt:  # stopped: at once, they are made when next opened to write
-        later = []
+        stopped = True
         raise
     finally:
-        if later:
+        if not stopped:
             with engine.begin() as conn:
+                move_staged(conn)
                 for index in later:
                     index.create(conn, checkfirst=True)
 
@@ -530,14 +532,15 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
     if replaced:  # the rows a later place wrote go, to be written anew
         gone = sorted(replaced)
         conn.execute(delete(TagRow).where(TagRow.game_id.in_(gone)))
-        conn.execute(delete(PlyRow).where(PlyRow.game_id.in_(gone)))
         conn.execute(delete(MaterialRow).where(MaterialRow.game_id.in_(gone)))
         conn.execute(delete(BoardsRow).where(BoardsRow.game_id.in_(gone)))
         conn.execute(update(Occurrence).where(Occurrence.game_id.in_(gone)).values(duplicate=True))
     _add_rows(conn, TagRow.__tablename__, ["game_id", "position", "name", "value"],
               [t for r in won for t in r.tags])  # fmt: skip
-    _add_rows(conn, PlyRow.__tablename__, ["game_id", "ply", "move", "before", "after"],
-              [p for r in won for p in r.plies])  # fmt: skip
+    # a game stored anew from an earlier place is the same record with the same positions:
+    # staged again, they are moved once
+    _add_rows(conn, STAGED.name, ["digest", "game_id", "ply", "move"],
+              [p for r in won for p in r.positions])  # fmt: skip
     _add_rows(conn, MaterialRow.__tablename__, ["game_id", "first", "length", "signature"],
               [m for r in won for m in r.material])  # fmt: skip
     _add_rows(conn, BoardsRow.__tablename__, ["game_id", "data"],

@@ -6,6 +6,7 @@ database of schema 4 is brought up to date when opened for writing."""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from conftest import table_digests
 from pdn.cli.app import app
 from pdn.db.analysis import player_accuracy
 from pdn.db.connection import DatabaseRefused, open_database
+from pdn.db.schema import SCHEMA_VERSION
 
 SAMPLE = Path(__file__).parent.parent / "samples" / "english-oca-first20.pdn"
 CRITERIA = [
@@ -154,8 +156,8 @@ def test_schema_4_is_brought_up_to_date(tmp_path: Path) -> None:
     """A database of schema 4 (no analysis table) is refused read-only with what to do, and
     migrated, its games kept, when opened for writing; one of schema 3 (whose terminations
     meant something else) is refused."""
-    db = tmp_path / "old.db"
-    _run("import", str(SAMPLE), "--db", str(db))
+    db = tmp_path / "old.db"  # a database of schema 5 made by the toolkit, less its analysis
+    shutil.copy(Path(__file__).parent / "data" / "schema5.sqlite", db)
     with sqlite3.connect(db) as conn:
         conn.execute("DROP TABLE analysis")
         conn.execute("UPDATE pdn_meta SET value = '4' WHERE key = 'schema_version'")
@@ -166,7 +168,7 @@ def test_schema_4_is_brought_up_to_date(tmp_path: Path) -> None:
         version = conn.execute("SELECT value FROM pdn_meta WHERE key = 'schema_version'").fetchone()
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         games = conn.execute("SELECT COUNT(*) FROM games").fetchone()
-    assert version == ("5",) and "analysis" in tables and games == (20,)
+    assert version == (str(SCHEMA_VERSION),) and "analysis" in tables and games == (61,)
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE pdn_meta SET value = '3' WHERE key = 'schema_version'")
     with pytest.raises(DatabaseRefused, match="older"):

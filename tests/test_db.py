@@ -46,7 +46,7 @@ from pdn.db.schema import (
     GameRow,
     MaterialRow,
     Occurrence,
-    PlyRow,
+    PositionRow,
     SourceFile,
     TagRow,
 )
@@ -72,12 +72,21 @@ def test_import_samples_then_again_adds_nothing(db: str) -> None:
     assert (stats.files, stats.games, stats.added, stats.copies) == (5, 50, 50, 0)
     assert stats.same_moves == 0
     assert (stats.invalid, stats.syntax_errors) == (0, 0)
-    before = [count(engine, m) for m in (GameRow, TagRow, PlyRow, Occurrence, SourceFile)]
+    before = [count(engine, m) for m in (GameRow, TagRow, PositionRow, Occurrence, SourceFile)]
     again = import_paths(engine, [SAMPLES])
     assert (again.files, again.skipped_files, again.added) == (0, 5, 0)
-    assert [count(engine, m) for m in (GameRow, TagRow, PlyRow, Occurrence, SourceFile)] == before
+    assert [
+        count(engine, m) for m in (GameRow, TagRow, PositionRow, Occurrence, SourceFile)
+    ] == before
     if engine.dialect.name == "sqlite":  # made after the rows, when the database was new
-        assert _plies_indexes(Path(db)) == {"ix_plies_position", "ix_plies_opening"}
+        assert _deferred(Path(db)) == ({"ix_material_signature"}, 0)
+    with engine.connect() as conn:  # a row per position of every game: the moves and the start
+        positions = conn.execute(select(func.sum(GameRow.plies + 1))).scalar()
+    assert (
+        count(engine, PositionRow)
+        == positions
+        == 50 + sum(len(g.mainline()) for f in sorted(SAMPLES.glob("*.pdn")) for g in read_games(f))
+    )
     # the first English sample game, stored whole: 44 plies, its text exactly as in the file
     with engine.connect() as conn:
         first = conn.execute(
@@ -163,7 +172,7 @@ def test_workers_write_the_same_database(
     # as if stopped after game 200: the rest is imported again, and nothing else
     with engine.begin() as conn:
         late = select(GameRow.id).where(GameRow.file_index > 200)
-        for model in (TagRow, PlyRow, MaterialRow, BoardsRow):
+        for model in (TagRow, PositionRow, MaterialRow, BoardsRow):
             conn.execute(delete(model).where(model.game_id.in_(late)))
         conn.execute(delete(Occurrence).where(Occurrence.file_index > 200))
         conn.execute(delete(GameRow).where(GameRow.file_index > 200))
@@ -276,32 +285,37 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
     assert 0 < killed < 4000
     with sqlite3.connect(target) as conn:  # every stored game is whole
         torn = conn.execute(
-            "SELECT count(*) FROM games g WHERE g.plies != "
-            "(SELECT count(*) FROM plies p WHERE p.game_id = g.id) "
+            "SELECT count(*) FROM games g WHERE g.plies + 1 != "
+            "(SELECT count(*) FROM positions_staged p WHERE p.game_id = g.id) "
             "OR NOT EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id) "
             "OR NOT EXISTS (SELECT 1 FROM occurrences o WHERE o.game_id = g.id)"
         ).fetchone()[0]
         assert torn == 0
         assert conn.execute("SELECT complete FROM source_files").fetchone()[0] == 0
-    assert _plies_indexes(target) == set()  # a new database: they were to be made at the end
+    staged = _deferred(target)[1]  # a new database: they were to be made at the end
+    assert _deferred(target) == (set(), staged) and staged > 0
     engine = open_database(str(target))
-    assert _plies_indexes(target) == {"ix_plies_position", "ix_plies_opening"}
+    assert _deferred(target) == ({"ix_material_signature"}, 0)
+    assert count(engine, PositionRow) == staged
     stats = import_paths(engine, [path])
     assert stats.already >= killed and stats.added + stats.copies + stats.already == 4000
     assert count(engine, Occurrence) == 4000
     clean = open_database(str(tmp_path / "clean.db"))
     import_paths(clean, [path])
     assert count(engine, GameRow) == count(clean, GameRow)
-    assert count(engine, PlyRow) == count(clean, PlyRow)
+    assert table_digests(engine) == table_digests(clean)
     engine.dispose()
     clean.dispose()
 
 
-def _plies_indexes(path: Path) -> set[str]:
+def _deferred(path: Path) -> tuple[set[str], int]:
+    """What an import into a new database makes at the end: the material runs' indexes, and the
+    positions staged (not yet moved into their table)."""
     with sqlite3.connect(path) as conn:
         rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND "
-                            "tbl_name = 'plies'")  # fmt: skip
-        return {r[0] for r in rows}
+                            "tbl_name = 'material'")  # fmt: skip
+        staged = conn.execute("SELECT count(*) FROM positions_staged").fetchone()[0]
+        return {r[0] for r in rows}, int(staged)
 
 
 def _games(path: Path) -> int:
@@ -362,7 +376,7 @@ def test_a_rerun_replays_only_what_is_missing(db: str, monkeypatch: pytest.Monke
     assert (first.games, first.added) == (20, 20)
     with engine.begin() as conn:  # as if stopped after game 12
         late = select(GameRow.id).where(GameRow.file_index > 12)
-        for model in (TagRow, PlyRow, MaterialRow, BoardsRow):
+        for model in (TagRow, PositionRow, MaterialRow, BoardsRow):
             conn.execute(delete(model).where(model.game_id.in_(late)))
         conn.execute(delete(Occurrence).where(Occurrence.file_index > 12))
         conn.execute(delete(GameRow).where(GameRow.file_index > 12))
@@ -510,8 +524,8 @@ def test_a_kill_while_the_database_is_made_leaves_it_usable(db: str) -> None:
         "import os, signal, sys\n"
         "from sqlalchemy import event\n"
         "from pdn.db.connection import open_database\n"
-        "from pdn.db.schema import PlyRow\n"
-        "event.listen(PlyRow.__table__, 'after_create',\n"
+        "from pdn.db.schema import TagRow\n"
+        "event.listen(TagRow.__table__, 'after_create',\n"
         "             lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL))\n"
         "open_database(sys.argv[1])\n"
     )
@@ -523,11 +537,12 @@ def test_a_kill_while_the_database_is_made_leaves_it_usable(db: str) -> None:
 
 
 def _damage(path: Path) -> None:
-    """Overwrite the first page of the plies table and of its indexes with junk."""
+    """Overwrite the first page of the games and positions tables and their indexes with junk."""
     with sqlite3.connect(path) as conn:
         size = conn.execute("PRAGMA page_size").fetchone()[0]
         roots = [r[0] for r in conn.execute(
-            "SELECT rootpage FROM sqlite_master WHERE tbl_name = 'plies' AND rootpage > 1"
+            "SELECT rootpage FROM sqlite_master WHERE tbl_name IN ('games', 'positions') "
+            "AND rootpage > 1"
         )]  # fmt: skip
     conn.close()
     with path.open("r+b") as fh:

@@ -263,12 +263,12 @@ def test_a_damaged_database_is_one_line_on_the_page(samples_db: Path, tmp_path: 
 
 
 def test_a_missing_table_is_one_line_on_the_page(samples_db: Path, tmp_path: Path) -> None:
-    broken = tmp_path / "no-plies.db"
+    broken = tmp_path / "no-positions.db"
     shutil.copy(samples_db, broken)
     with sqlite3.connect(broken) as conn:
-        conn.execute("DROP TABLE plies")
+        conn.execute("DROP TABLE positions")
     answers = served_errors(str(broken))
-    assert answers[2] == (503, "no such table: plies")  # the explorer; the others need no plies
+    assert answers[2] == (503, "no such table: positions")  # the explorer; the others need none
     assert [status for status, _ in answers[:2]] == [200, 200]
 
 

@@ -138,13 +138,13 @@ def _plans(engine: Engine, ask: Callable[[], object]) -> list[str]:
 
 
 def test_large_questions_are_answered_from_indexes(hand: Engine) -> None:
-    # pdn serve's aim on 200,000 games: the moves from a position are read from the plies'
-    # index alone (no lookup of each ply's row), the runs of a material from theirs, the
-    # invalid games from their own index
+    # pdn serve's aim on 200,000 games: the moves from a position are read from the positions'
+    # table keyed by digest (its key holds the rows), the runs of a material from their index,
+    # the invalid games from their own index
     if hand.dialect.name != "sqlite":
         pytest.skip("query plans are SQLite's")
     [plan] = _plans(hand, lambda: explore(hand, "english"))
-    assert "SEARCH plies USING COVERING INDEX ix_plies_position (before=?)" in plan
+    assert "SEARCH positions USING PRIMARY KEY (digest=?)" in plan
     even = GameFilter(material=parse_material("W:12,B:12"), material_plies=2)
     [plan] = _plans(hand, lambda: find_games(hand, even))
     assert "SEARCH material USING COVERING INDEX ix_material_signature (signature=?)" in plan

@@ -22,6 +22,7 @@ from pdn.archive.identity import game_identity, main_line
 from pdn.archive.pipeline import replay_paths
 from pdn.archive.selection import MaterialRun, material_runs
 from pdn.db.records import build_record
+from pdn.db.schema import OPENING_PLIES_KEPT
 from pdn.db.search import signature, stored_positions, words
 from pdn.game import Game
 from pdn.replay import Replay
@@ -307,9 +308,10 @@ def test_build_record_writes_the_one_by_one_rows(each_core: str, samples: list[P
         assert record.row["moves"] == " ".join(texts)
         ps = replay.positions[: len(texts) + 1] if replay else []
         digests = [p.digest() for p in ps]
-        assert list(record.plies) == [
-            (gid, i + 1, t, digests[i], digests[i + 1]) for i, t in enumerate(texts)
-        ]
+        moves: list[str | None] = [*texts, None]
+        assert list(record.positions) == [(d, gid, i, moves[i]) for i, d in enumerate(digests)]
+        kept = digests[1 : OPENING_PLIES_KEPT + 1]
+        assert record.row["opening"] == b"".join((d + 2**63).to_bytes(8, "big") for d in kept)
         runs = runs_by_grouping(ps)
         assert list(record.material) == [(gid, f, n, signature(c)) for f, n, c in runs]
         w = words(ps[0].variant) if ps else 0

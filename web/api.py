@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 from sqlalchemy import Engine, func, select
 
+from pdn.db.positions import reaching
 from pdn.db.questions import (
     GameFilter,
     QuestionError,
@@ -22,7 +23,7 @@ from pdn.db.questions import (
     find_games,
     position_digest,
 )
-from pdn.db.schema import GameRow, PlyRow, SourceFile
+from pdn.db.schema import GameRow, SourceFile
 from pdn.notation import MoveForm, move_text
 from pdn.read.movetext import make_move
 from pdn.read.reader import read_string
@@ -187,17 +188,14 @@ def reached(
     listed = _records(found.head(page.size), GAME_COLUMNS)
     digest = position_digest(name, fen=fen)
     ids = [int(g["id"]) for g in listed]
-    # "before + 0": the plies of these games by their key, not every ply reaching the position
-    query = (
-        select(PlyRow.game_id, func.min(PlyRow.ply))
-        .where(PlyRow.game_id.in_(ids), PlyRow.before + 0 == digest)
-        .group_by(PlyRow.game_id)
-    )
+    at = reaching(digest)
+    query = select(at.c.game_id, func.min(at.c.ply)).where(at.c.game_id.in_(ids))
+    query = query.group_by(at.c.game_id)
     with engine.connect() as conn:
         first = dict(conn.execute(query).all())
     for g in listed:
         ply = first.get(int(g["id"]))
-        g["reached"] = ply - 1 if ply is not None else g["plies"]
+        g["reached"] = ply if ply is not None else g["plies"]
     return {"games": listed, "page": page.number, "more": len(found) > page.size}
 
 

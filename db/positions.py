@@ -1,0 +1,94 @@
+"""The positions of the stored games: a row per position of a game's main line, keyed by the
+position's digest, and the digests of each game's first positions kept with the game.
+
+An import stages the rows of the games it writes (a table without an index, appended to) and
+moves them into the positions table once it has written its games, sorted by digest: rows so
+inserted fill the table's pages one after another, where rows inserted game by game land all
+over them (see docs/speed.md). The questions read the staged rows too, so that what a running
+or interrupted import wrote is found as well; the next import, or opening the database for
+writing, moves them.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, Select, Subquery, select, union_all
+
+from pdn.db.schema import OPENING_PLIES_KEPT, STAGED, PositionRow
+
+Row = tuple[int, int, int, str | None]  # digest, game id, position, the move played from it
+
+
+def position_rows(gid: int, digests: Sequence[int], moves: Sequence[str]) -> tuple[Row, ...]:
+    """The rows of game *gid*: *digests* of its positions (the start, then after each of
+    *moves*)."""
+    return tuple(
+        (digest, gid, i, moves[i] if i < len(moves) else None) for i, digest in enumerate(digests)
+    )
+
+
+OFFSET = 1 << 63  # digests are kept as unsigned numbers this much larger: bytes compared
+# as SQL compares them then order them as numbers
+
+
+def opening_blob(digests: Sequence[int]) -> bytes:
+    """games.opening: the digests of the positions after the first OPENING_PLIES_KEPT plies
+    (*digests* start with the start position's), 8 bytes each, big-endian, OFFSET added."""
+    kept = [d + OFFSET for d in digests[1 : OPENING_PLIES_KEPT + 1]]
+    return struct.pack(f">{len(kept)}Q", *kept)
+
+
+def opening_digests(blob: bytes) -> list[int]:
+    """The digests games.opening holds, in ply order."""
+    return [d - OFFSET for d in struct.unpack(f">{len(blob) // 8}Q", blob)]
+
+
+def reaching(digest: int) -> Subquery:
+    """The rows of the positions with *digest*, staged ones included (columns digest,
+    game_id, ply, move)."""
+    return union_all(
+        _stored().where(PositionRow.digest == digest), _staged().where(STAGED.c.digest == digest)
+    ).subquery()
+
+
+def every_position() -> Subquery:
+    """The rows of every position, staged ones included (columns as :func:`reaching`)."""
+    return union_all(_stored(), _staged()).subquery()
+
+
+def _stored() -> Select[int, int, int, str | None]:
+    return select(PositionRow.digest, PositionRow.game_id, PositionRow.ply, PositionRow.move)
+
+
+def _staged() -> Select[int, int, int, str | None]:
+    return select(STAGED.c.digest, STAGED.c.game_id, STAGED.c.ply, STAGED.c.move)
+
+
+COLUMNS = "digest, game_id, ply, move"
+
+
+def move_staged(conn: Connection) -> None:
+    """Move the staged rows into the positions table in digest order (a row there already, as
+    a task run again or a game stored anew from an earlier place writes, stays as it is)."""
+    table, staged = PositionRow.__tablename__, STAGED.name
+    if conn.dialect.name == "postgresql":  # rows staged meanwhile by another import stay
+        conn.exec_driver_sql(
+            f"WITH moved AS (DELETE FROM {staged} RETURNING {COLUMNS}) INSERT INTO {table} "
+            f"({COLUMNS}) SELECT {COLUMNS} FROM moved ORDER BY digest, game_id, ply "
+            "ON CONFLICT DO NOTHING"
+        )
+        return
+    if conn.execute(select(STAGED.c.digest).limit(1)).first() is None:
+        return
+    conn.exec_driver_sql(  # the writer holds the database: nobody stages meanwhile
+        f"INSERT OR IGNORE INTO {table} ({COLUMNS}) SELECT {COLUMNS} FROM {staged} "
+        "ORDER BY digest, game_id, ply"
+    )
+    conn.exec_driver_sql(f"DELETE FROM {staged}")
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    free = driver.execute("PRAGMA freelist_count").fetchone()[0]
+    for _ in range(free):  # the staged rows' pages given back, a page a step of the statement
+        driver.execute("PRAGMA incremental_vacuum")  # (Python's sqlite3 takes one step)
