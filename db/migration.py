@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import groupby
 
-from sqlalchemy import Connection, update
+from sqlalchemy import Connection, text, update
 
 from pdn.db.positions import opening_blob
 from pdn.db.schema import OPENING_PLIES_KEPT, SCHEMA_VERSION, STAGED, AnalysisRow, Meta, PositionRow
@@ -44,18 +44,22 @@ def _positions_from_plies(conn: Connection) -> None:
         else "BLOB NOT NULL DEFAULT x''"
     )
     run(f"ALTER TABLE games ADD COLUMN opening {empty}")
-    firsts = conn.execution_options(stream_results=True).exec_driver_sql(
-        f"SELECT game_id, after FROM plies WHERE ply <= {OPENING_PLIES_KEPT} ORDER BY game_id, ply"
-    )
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    pending: list[tuple[bytes, int]] = []
-    for gid, rows in groupby(firsts, key=lambda row: int(row[0])):
-        pending.append((opening_blob([0, *(after for _, after in rows)]), gid))
-        if len(pending) == 10_000:
-            run(f"UPDATE games SET opening = {mark} WHERE id = {mark}", pending)
-            pending = []
-    if pending:
-        run(f"UPDATE games SET opening = {mark} WHERE id = {mark}", pending)
+    games = text("SELECT id FROM games WHERE id > :last ORDER BY id LIMIT 10000")
+    firsts = text(
+        f"SELECT game_id, after FROM plies WHERE game_id BETWEEN :low AND :high AND ply <= "
+        f"{OPENING_PLIES_KEPT} ORDER BY game_id, ply"
+    )
+    last = -(2**63)
+    while ids := conn.execute(games, {"last": last}).scalars().all():  # 10,000 games at once
+        rows = conn.execute(firsts, {"low": ids[0], "high": ids[-1]})
+        kept = [
+            (opening_blob([0, *(after for _, after in group)]), gid)
+            for gid, group in groupby(rows, key=lambda row: int(row[0]))
+        ]
+        if kept:
+            run(f"UPDATE games SET opening = {mark} WHERE id = {mark}", kept)
+        last = ids[-1]
     run("DROP TABLE plies")
     run("DROP INDEX IF EXISTS ix_games_final_hash")
 
