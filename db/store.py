@@ -55,7 +55,7 @@ from pdn.archive.pipeline import (
 )
 from pdn.archive.validate import GameReport
 from pdn.db.connection import connect
-from pdn.db.positions import move_staged
+from pdn.db.positions import move_staged, vacuum
 from pdn.db.records import Record, build_record, place
 from pdn.db.schema import (
     NUL_SHOWN,
@@ -229,8 +229,8 @@ def record_of(game: Game, replay: Replay | None) -> Record | None:
 def made_after(engine: Engine) -> Iterator[None]:
     """What is made once every row of an import is in: the positions it staged moved into
     their table, sorted (pdn.db.positions), and into an empty SQLite database the indexes of
-    the material runs (one sort instead of an insert per row). A run killed before leaves them
-    to be made when the database is next opened to write."""
+    the material runs (one sort instead of an insert per row), then the database vacuumed. A
+    run killed before leaves them to be made when the database is next opened to write."""
     with engine.connect() as conn:
         empty = conn.dialect.name == "sqlite" and conn.execute(select(GameRow.id)).first() is None
     later = list(Base.metadata.tables[MaterialRow.__tablename__].indexes) if empty else []
@@ -247,9 +247,11 @@ def made_after(engine: Engine) -> Iterator[None]:
     finally:
         if not stopped:
             with engine.begin() as conn:
-                move_staged(conn)
+                move_staged(conn, give_back=not empty)
                 for index in later:
                     index.create(conn, checkfirst=True)
+            if empty:
+                vacuum(engine)
 
 
 def span_records(

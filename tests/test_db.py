@@ -80,6 +80,9 @@ def test_import_samples_then_again_adds_nothing(db: str) -> None:
     ] == before
     if engine.dialect.name == "sqlite":  # made after the rows, when the database was new
         assert _deferred(Path(db)) == ({"ix_material_signature"}, 0)
+        with sqlite3.connect(db) as raw:  # vacuumed: the staged rows' pages given back
+            assert raw.execute("PRAGMA freelist_count").fetchone() == (0,)
+        raw.close()
     with engine.connect() as conn:  # a row per position of every game: the moves and the start
         positions = conn.execute(select(func.sum(GameRow.plies + 1))).scalar()
     assert (
