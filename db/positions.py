@@ -4,9 +4,9 @@ position's digest, and the digests of each game's first positions kept with the 
 An import stages the rows of the games it writes (a table without an index, appended to) and
 moves them into the positions table once it has written its games, sorted by digest: rows so
 inserted fill the table's pages one after another, where rows inserted game by game land all
-over them (see docs/speed.md). The questions read the staged rows too, so that what a running
-or interrupted import wrote is found as well; the next import, or opening the database for
-writing, moves them.
+over them (see docs/speed.md). The questions read the staged rows too, when there are any, so
+that what a running or interrupted import wrote is found as well; the next import, or opening
+the database for writing, moves them.
 """
 
 from __future__ import annotations
@@ -46,17 +46,25 @@ def opening_digests(blob: bytes) -> list[int]:
     return [d - OFFSET for d in struct.unpack(f">{len(blob) // 8}Q", blob)]
 
 
-def reaching(digest: int) -> Subquery:
-    """The rows of the positions with *digest*, staged ones included (columns digest,
-    game_id, ply, move)."""
-    return union_all(
-        _stored().where(PositionRow.digest == digest), _staged().where(STAGED.c.digest == digest)
-    ).subquery()
+def reaching(engine: Engine, digest: int) -> Subquery:
+    """The rows of the positions with *digest* (columns digest, game_id, ply, move), staged ones
+    included when there are any (an import at work, or killed)."""
+    stored = _stored().where(PositionRow.digest == digest)
+    if not _any_staged(engine):  # one table: the database reads its key, nothing put aside
+        return stored.subquery()
+    return union_all(stored, _staged().where(STAGED.c.digest == digest)).subquery()
 
 
-def every_position() -> Subquery:
+def every_position(engine: Engine) -> Subquery:
     """The rows of every position, staged ones included (columns as :func:`reaching`)."""
+    if not _any_staged(engine):
+        return _stored().subquery()
     return union_all(_stored(), _staged()).subquery()
+
+
+def _any_staged(engine: Engine) -> bool:
+    with engine.connect() as conn:
+        return conn.execute(select(STAGED.c.digest).limit(1)).first() is not None
 
 
 def _stored() -> Select[int, int, int, str | None]:

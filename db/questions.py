@@ -146,7 +146,7 @@ def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[Colu
             raise QuestionError("--moves and --fen need --variant")
         # the position's digest names its variant: a condition on the variant as well would
         # lead the database to read every game of the variant
-        reached = select(reaching(position_digest(f.variant, f.moves, f.fen)).c.game_id)
+        reached = select(reaching(engine, position_digest(f.variant, f.moves, f.fen)).c.game_id)
         # for a page, "id + 0" makes SQLite read the games in import order and stop after the
         # page, instead of looking up and sorting every game that reached the position
         cond.append((GameRow.id + 0 if paged else GameRow.id).in_(reached))
@@ -306,7 +306,7 @@ def explore(
     line = _line(variant, moves, fen)
     digests = [p.digest() for p in line]
     chosen = _conditions(engine, where) if where is not None else []
-    at = reaching(digests[-1])
+    at = reaching(engine, digests[-1])
     played = (  # each game once per move: a game may pass a position twice
         _result_where(
             select(at.c.move, at.c.game_id, GameRow.winner)
@@ -357,7 +357,7 @@ def opening_stats(
         )  # fmt: skip
         plies = 3
     else:
-        query = _by_position_after(plies)
+        query = _by_position_after(engine, plies)
         if variant:
             query = query.where(GameRow.variant == get_variant(variant).name)
     query = _result_where(query, result).having(func.count() >= min_games)
@@ -371,14 +371,14 @@ def opening_stats(
     return _top(frame, ["opening", "variant"], top)[["opening", "variant", *SCORES, "name"]]
 
 
-def _by_position_after(plies: int) -> Select[*tuple[Any, ...]]:
+def _by_position_after(engine: Engine, plies: int) -> Select[*tuple[Any, ...]]:
     """The games from the start counted by the position after their first *plies* plies."""
     counted = select(func.min(GameRow.place).label("first"), *_counts(GameRow.id, GameRow.winner))
     if plies <= OPENING_PLIES_KEPT:  # kept with each game (8 bytes: not a column of the frame)
         key = opening_digest(plies)
         counted = counted.where(func.length(GameRow.opening) >= 8 * plies)
         return counted.where(GameRow.from_start).group_by(key)
-    every = every_position()
+    every = every_position(engine)
     counted = counted.join(every, GameRow.id == every.c.game_id).where(every.c.ply == plies)
     return counted.where(GameRow.from_start).group_by(every.c.digest)
 

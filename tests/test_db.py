@@ -39,7 +39,7 @@ from pdn.archive.parallel import Task
 from pdn.archive.pipeline import Options
 from pdn.cli.app import app
 from pdn.db.connection import DatabaseRefused, open_database
-from pdn.db.questions import GameFilter, find_games
+from pdn.db.questions import GameFilter, explore, find_games
 from pdn.db.records import Record
 from pdn.db.schema import (
     BoardsRow,
@@ -297,9 +297,24 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
         assert conn.execute("SELECT complete FROM source_files").fetchone()[0] == 0
     staged = _deferred(target)[1]  # a new database: they were to be made at the end
     assert _deferred(target) == (set(), staged) and staged > 0
+    reader = open_database(str(target), readonly=True)  # the staged positions are read: every
+    asked = [
+        explore(reader, "english"),
+        explore(reader, "english", moves="11-15 23-19"),
+        find_games(reader, GameFilter(variant="english", moves="11-15 23-19 8-11")),
+    ]
+    assert asked[0]["games"].sum() == killed  # stored game reaches the start (none has a setup)
+    reader.dispose()
     engine = open_database(str(target))
     assert _deferred(target) == ({"ix_material_signature"}, 0)
     assert count(engine, PositionRow) == staged
+    again = [
+        explore(engine, "english"),
+        explore(engine, "english", moves="11-15 23-19"),
+        find_games(engine, GameFilter(variant="english", moves="11-15 23-19 8-11")),
+    ]
+    assert all(a.equals(b) for a, b in zip(asked, again, strict=True))
+    assert not asked[2].empty
     stats = import_paths(engine, [path])
     assert stats.already >= killed and stats.added + stats.copies + stats.already == 4000
     assert count(engine, Occurrence) == 4000

@@ -188,7 +188,7 @@ def reached(
     listed = _records(found.head(page.size), GAME_COLUMNS)
     digest = position_digest(name, fen=fen)
     ids = [int(g["id"]) for g in listed]
-    at = reaching(digest)
+    at = reaching(engine, digest)
     query = select(at.c.game_id, func.min(at.c.ply)).where(at.c.game_id.in_(ids))
     query = query.group_by(at.c.game_id)
     with engine.connect() as conn:
