@@ -1,13 +1,16 @@
 """Bringing a database made by an older schema up to this one, in the transaction that opens
-it for writing: each step adds what its version added, so no game is read or rewritten."""
+it for writing: each step adds what its version added or rewrites what it changed."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection, update
+from sqlalchemy import Connection, bindparam, text, update
 
-from pdn.db.schema import SCHEMA_VERSION, AnalysisRow, Meta
+from pdn.db.schema import SCHEMA_VERSION, AnalysisRow, GameRow, Meta
+from pdn.db.texts import pack
+
+PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
 
 
 def _add_analysis(conn: Connection) -> None:
@@ -15,7 +18,40 @@ def _add_analysis(conn: Connection) -> None:
     AnalysisRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
 
 
-STEPS: dict[int, Callable[[Connection], None]] = {4: _add_analysis}  # from version N to N + 1
+def _compress_texts(conn: Connection) -> None:
+    """Schema 5 to 6: each game's text packed (pdn.db.texts) in place, a batch of games at a
+    time in id order. PostgreSQL's text column becomes bytea first (the text as UTF-8); SQLite's
+    keeps its declared type, which leaves bytes as they are (a TEXT column converts only
+    numbers). Texts packed already are left alone."""
+    if conn.dialect.name == "postgresql":
+        kind = conn.execute(text(
+            "SELECT data_type FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = 'games' AND column_name = 'pdn'"
+        )).scalar()  # fmt: skip
+        if kind != "text":
+            return
+        conn.exec_driver_sql(
+            "ALTER TABLE games ALTER COLUMN pdn TYPE bytea USING convert_to(pdn, 'UTF8')"
+        )
+        plain = "TRUE"
+    else:
+        plain = "typeof(pdn) = 'text'"
+    batch = text(f"SELECT id, pdn FROM games WHERE {plain} AND id > :after ORDER BY id LIMIT :n")
+    write = update(GameRow).where(GameRow.id == bindparam("gid")).values(pdn=bindparam("packed"))
+    after = -(1 << 63)
+    while rows := conn.execute(batch, {"after": after, "n": PACKED_AT_ONCE}).all():
+        packed = [
+            {"gid": gid, "packed": pack(t if isinstance(t, str) else bytes(t).decode("utf-8"))}
+            for gid, t in rows
+        ]
+        conn.execute(write, packed)
+        after = rows[-1][0]
+
+
+STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
+    4: _add_analysis,
+    5: _compress_texts,
+}
 
 
 def can_migrate(version: int) -> bool:

@@ -25,11 +25,14 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from pdn.db.texts import PackedText
+
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 5  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 6  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
+# 6: games.pdn holds the text packed (pdn.db.texts): bytes, read back as text
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_INDEX_PLIES = 12  # positions after the first plies are indexed by ply, for openings
 
@@ -101,7 +104,7 @@ class GameRow(Base):
     moves: Mapped[str] = mapped_column(Text)  # main line, PDN 3.0 short forms, space separated
     opening_hash: Mapped[int | None] = mapped_column(BigInteger)  # position after 3 plies
     final_hash: Mapped[int | None] = mapped_column(BigInteger, index=True)  # last position
-    pdn: Mapped[str] = mapped_column(Text)  # the game's text as read (first copy)
+    pdn: Mapped[str] = mapped_column(PackedText)  # the game's text as read (first copy)
 
     __table_args__ = (  # the invalid games in import order, without a scan of every game
         Index(

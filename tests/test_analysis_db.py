@@ -166,7 +166,7 @@ def test_schema_4_is_brought_up_to_date(tmp_path: Path) -> None:
         version = conn.execute("SELECT value FROM pdn_meta WHERE key = 'schema_version'").fetchone()
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         games = conn.execute("SELECT COUNT(*) FROM games").fetchone()
-    assert version == ("5",) and "analysis" in tables and games == (20,)
+    assert version == ("6",) and "analysis" in tables and games == (20,)
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE pdn_meta SET value = '3' WHERE key = 'schema_version'")
     with pytest.raises(DatabaseRefused, match="older"):

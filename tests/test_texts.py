@@ -1,0 +1,148 @@
+"""Game texts stored packed (pdn.db.texts): every corpus text back byte for byte, and a database
+of schema 5 (texts stored as text) converted in place with every game's text as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+import pdn.db.migration
+from conftest import corpus_dir, table_digests
+from pdn.db.connection import open_database
+from pdn.db.questions import game_texts
+from pdn.db.schema import NUL_SHOWN
+from pdn.db.store import import_paths
+from pdn.db.texts import DEFLATED, DICTIONARY, PLAIN, DamagedText, pack, unpack
+from pdn.read.reader import read_file
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+# corpus files with what a text can hold: 22,621 English games; Italian names with accents in
+# every game; a file in cp1251 (Russian names); CJK and emoji; French names of International games
+ROUND_TRIP = [
+    "english/OCA_2.0.pdn",
+    "italian/migo-40champ-1996.pdn",
+    "russian/wiegerw2017-FAIL-abatsiev-cp1251.pdn",
+    "misc/wiegerw-unicode.pdn",
+    "international/bruno-2eme_Open_national_du_Leman.pdn",
+]
+
+
+def test_every_corpus_text_comes_back_byte_for_byte() -> None:
+    """Each game text of the files, with a NUL or NUL_SHOWN put in as well, unpacks to itself;
+    the non-ASCII ones included (checked to be there)."""
+    texts = [g.raw for name in ROUND_TRIP for g in read_file(corpus_dir() / name).games]
+    assert len(texts) > 23_000 and sum(any(ord(c) > 127 for c in t) for t in texts) > 200
+    for t in texts:
+        assert unpack(pack(t)) == t
+    for t in texts[::50]:
+        for odd in (t.replace(" ", "\x00", 1), t.replace(" ", NUL_SHOWN, 1), t + "\x00"):
+            assert unpack(pack(odd)) == odd
+
+
+def test_the_dictionary_saves_what_deflate_alone_cannot() -> None:
+    """OCA_2.0.pdn's game texts (11.5 MB) packed take under 40% of their bytes (deflate
+    alone, level 6, gives 60%: benchmarks/textdict.py)."""
+    texts = [g.raw.encode() for g in read_file(corpus_dir() / "english/OCA_2.0.pdn").games]
+    packed = [pack(t.decode()) for t in texts]
+    assert sum(map(len, packed)) < 0.40 * sum(map(len, texts))
+    assert all(p[0] == DEFLATED for p in packed)
+
+
+def test_short_texts_are_stored_plain_and_damage_is_told() -> None:
+    assert pack("*") == bytes((PLAIN,)) + b"*" and pack("") == bytes((PLAIN,))
+    assert unpack(pack("")) == ""
+    with pytest.raises(DamagedText, match="unknown format"):
+        unpack(b"\x07abc")
+    with pytest.raises(DamagedText, match="unknown format"):
+        unpack(b"")
+    whole = pack('[Event "Cup"]\n[White "Wyllie, J."]\n1. 11-15 24-20 8-11 28-24 *')
+    with pytest.raises(DamagedText, match="cut short"):
+        unpack(whole[:-3])
+    with pytest.raises(DamagedText, match="followed"):
+        unpack(whole + b"x")
+
+
+def test_texts_stored_with_the_first_dictionary_stay_readable() -> None:
+    """Stored databases depend on the dictionary: a text packed when it was made unpacks the
+    same (the file is never to change; a new one takes a new format byte)."""
+    assert len(DICTIONARY) == 16384
+    assert hashlib.sha256(DICTIONARY).hexdigest()[:16] == FIRST_DICTIONARY
+    stored = bytes.fromhex(FIRST_PACKED)
+    assert unpack(stored) == FIRST_TEXT and pack(FIRST_TEXT) == stored
+
+
+FIRST_TEXT = '[Event "Glasgow 1858, game 4"]\n[Result "1-0"]\n1. 11-15 23-19 2. 9-14 22-17 1-0'
+FIRST_DICTIONARY = "49494565c2feff82"  # the first 64 bits of its SHA-256
+FIRST_PACKED = "01839b9f93589c9e5f0e8c7f53607d960e2a394c3043c410b9056ea96084545783e6340c00"
+
+
+def _as_schema_5(db: str) -> None:
+    """Turn a database just made into what schema 5 wrote: the texts as text, in a column of
+    type text (SQLite: TEXT in the table's declaration, edited as SQLite's ALTER TABLE
+    documentation allows for a change that leaves the file's format alone)."""
+    engine = open_database(db)
+    with engine.begin() as conn:
+        rows = conn.execute(text("SELECT id, pdn FROM games")).all()
+        if conn.dialect.name == "postgresql":
+            conn.exec_driver_sql("ALTER TABLE games ALTER COLUMN pdn TYPE text USING ''")
+        plain = [{"gid": gid, "t": unpack(bytes(p))} for gid, p in rows]
+        conn.execute(text("UPDATE games SET pdn = :t WHERE id = :gid"), plain)
+        conn.execute(text("UPDATE pdn_meta SET value = '5' WHERE key = 'schema_version'"))
+    engine.dispose()
+    if "://" in db:
+        return
+    with sqlite3.connect(db) as conn:
+        version = conn.execute("PRAGMA schema_version").fetchone()[0]
+        conn.execute("PRAGMA writable_schema = ON")
+        conn.execute("UPDATE sqlite_schema SET sql = replace(sql, 'pdn BLOB NOT NULL', "
+                     "'pdn TEXT NOT NULL') WHERE name = 'games'")  # fmt: skip
+        conn.execute(f"PRAGMA schema_version = {version + 1}")
+        conn.execute("PRAGMA writable_schema = OFF")
+    with sqlite3.connect(db) as conn:
+        (ddl,) = conn.execute("SELECT sql FROM sqlite_schema WHERE name = 'games'").fetchone()
+        assert "pdn TEXT NOT NULL" in ddl
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        kinds = conn.execute("SELECT DISTINCT typeof(pdn) FROM games").fetchall()
+        assert kinds == [("text",)]
+
+
+def test_a_schema_5_database_is_converted_in_place(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The samples, accented Italian games and a game with a NUL imported, stored as schema 5
+    stored them, then opened for writing: batches of 7 games packed (a partial last one), and
+    every table as a new import makes it, every game's text as its file holds it."""
+    odd = tmp_path / "odd.pdn"
+    odd.write_bytes(b'[Event "Cup\x00final"]\n[Black "M\xc3\xbcller"]\n1. 11-15 23-19 *\n')
+    files = [SAMPLES, corpus_dir() / "italian/migo-40champ-1996.pdn", odd]
+    engine = open_database(db)
+    stats = import_paths(engine, files)
+    made = table_digests(engine)
+    engine.dispose()
+    _as_schema_5(db)
+    monkeypatch.setattr(pdn.db.migration, "PACKED_AT_ONCE", 7)
+    engine = open_database(db)
+    with engine.connect() as conn:
+        version = conn.execute(text("SELECT value FROM pdn_meta WHERE key = 'schema_version'"))
+        assert version.scalar() == "6"
+        places = conn.execute(text(
+            "SELECT g.id, s.path, g.file_index FROM games g JOIN source_files s ON "
+            "s.id = g.file_id ORDER BY g.place"
+        )).all()  # fmt: skip
+    assert len(places) == stats.added == 50 + 302 + 1
+    assert table_digests(engine) == made
+    read = {}
+    for path in {p for _, p, _ in places}:
+        for i, game in enumerate(read_file(Path(path)).games, 1):
+            read[path, i] = game.raw.replace("\x00", NUL_SHOWN)
+    texts = game_texts(engine, [gid for gid, _, _ in places])
+    assert texts == [read[path, i] for _, path, i in places]
+    assert "Cup\u2400final" in texts[-1] and "Müller" in texts[-1]
+    engine.dispose()
+    if "://" not in db:
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("SELECT DISTINCT typeof(pdn) FROM games").fetchall() == [("blob",)]
