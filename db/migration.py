@@ -8,7 +8,6 @@ from collections.abc import Callable
 from sqlalchemy import Connection, bindparam, text, update
 
 from pdn.db.schema import SCHEMA_VERSION, AnalysisRow, GameRow, Meta
-from pdn.db.texts import pack
 
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
 
@@ -18,33 +17,48 @@ def _add_analysis(conn: Connection) -> None:
     AnalysisRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
 
 
+_AS_BYTES = {  # PostgreSQL: each column of schema 5 as bytea
+    "game_hash": "decode(game_hash, 'hex')",
+    "moves_hash": "decode(moves_hash, 'hex')",
+    "pdn": "convert_to(pdn, 'UTF8')",
+}
+
+
 def _compress_texts(conn: Connection) -> None:
-    """Schema 5 to 6: each game's text packed (pdn.db.texts) in place, a batch of games at a
-    time in id order. PostgreSQL's text column becomes bytea first (the text as UTF-8); SQLite's
-    keeps its declared type, which leaves bytes as they are (a TEXT column converts only
-    numbers). Texts packed already are left alone."""
+    """Schema 5 to 6: each game's text packed and its two digests as bytes (pdn.db.texts), in
+    place, a batch of games at a time in id order. PostgreSQL's columns become bytea first (the
+    text as UTF-8, the digests decoded); SQLite's keep their declared types, which leave bytes as
+    they are (a TEXT column converts only numbers). Values converted already are left alone."""
     if conn.dialect.name == "postgresql":
         kind = conn.execute(text(
             "SELECT data_type FROM information_schema.columns WHERE table_schema = "
             "current_schema() AND table_name = 'games' AND column_name = 'pdn'"
         )).scalar()  # fmt: skip
-        if kind != "text":
+        if kind == "bytea":
             return
-        conn.exec_driver_sql(
-            "ALTER TABLE games ALTER COLUMN pdn TYPE bytea USING convert_to(pdn, 'UTF8')"
-        )
+        for column, as_bytes in _AS_BYTES.items():
+            conn.exec_driver_sql(
+                f"ALTER TABLE games ALTER COLUMN {column} TYPE bytea USING {as_bytes}"
+            )
         plain = "TRUE"
     else:
-        plain = "typeof(pdn) = 'text'"
-    batch = text(f"SELECT id, pdn FROM games WHERE {plain} AND id > :after ORDER BY id LIMIT :n")
-    write = update(GameRow).where(GameRow.id == bindparam("gid")).values(pdn=bindparam("packed"))
+        plain = (
+            "(typeof(pdn) = 'text' OR typeof(game_hash) = 'text' OR typeof(moves_hash) = 'text')"
+        )
+    batch = text(
+        f"SELECT id, pdn, game_hash, moves_hash FROM games WHERE {plain} AND id > :after "
+        "ORDER BY id LIMIT :n"
+    )
+    write = update(GameRow).where(GameRow.id == bindparam("gid"))
+    write = write.values(pdn=bindparam("t"), game_hash=bindparam("g"), moves_hash=bindparam("m"))
+    utf8 = conn.dialect.name == "postgresql"  # its texts are bytea by now, packed by none
     after = -(1 << 63)
     while rows := conn.execute(batch, {"after": after, "n": PACKED_AT_ONCE}).all():
-        packed = [
-            {"gid": gid, "packed": pack(t if isinstance(t, str) else bytes(t).decode("utf-8"))}
-            for gid, t in rows
+        converted = [  # PackedText and HexDigest convert what schema 5 wrote, pass bytes on
+            {"gid": gid, "t": bytes(t).decode("utf-8") if utf8 else t, "g": g, "m": m}
+            for gid, t, g, m in rows
         ]
-        conn.execute(write, packed)
+        conn.execute(write, converted)
         after = rows[-1][0]
 
 

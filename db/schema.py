@@ -25,14 +25,14 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from pdn.db.texts import PackedText
+from pdn.db.texts import HexDigest, PackedText
 
 APPLICATION = "pdn-toolkit"
 SCHEMA_VERSION = 6  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
-# 6: games.pdn holds the text packed (pdn.db.texts): bytes, read back as text
+# 6: games.pdn holds the text packed, game_hash and moves_hash their bytes (pdn.db.texts)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_INDEX_PLIES = 12  # positions after the first plies are indexed by ply, for openings
 
@@ -75,8 +75,8 @@ class GameRow(Base):
 
     __tablename__ = "games"
     id: Mapped[int] = mapped_column(GameId, primary_key=True, autoincrement=False)
-    game_hash: Mapped[str] = mapped_column(String(32), unique=True)  # the record's identity
-    moves_hash: Mapped[str | None] = mapped_column(String(32), index=True)  # variant+start+moves
+    game_hash: Mapped[str] = mapped_column(HexDigest, unique=True)  # the record's identity
+    moves_hash: Mapped[str | None] = mapped_column(HexDigest, index=True)  # variant+start+moves
     file_id: Mapped[int] = mapped_column(ForeignKey("source_files.id"))
     file_index: Mapped[int] = mapped_column(Integer)  # 1-based, in the first file seen
     place: Mapped[int] = mapped_column(BigInteger, unique=True)  # import order: see store.place

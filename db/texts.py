@@ -1,7 +1,8 @@
 """A game's PDN text as the games table stores it: one format byte, then the UTF-8 text as is
 (``0``) or deflated (``1``: raw deflate, RFC 1951, with the preset dictionary db/texts.zdict),
 whichever is shorter. SQLite and PostgreSQL store the same bytes, and every reader gets the text
-back through the column's type (:class:`PackedText`).
+back through the column's type (:class:`PackedText`). The games' hex digests are stored as the
+bytes they spell (:class:`HexDigest`), read back as hex.
 
 A game's text is some 500 bytes, too short for deflate to find much to repeat within it: the
 dictionary, built from the corpus's game texts by benchmarks/textdict.py, gives it the header
@@ -73,3 +74,24 @@ class PackedText(TypeDecorator[str]):
     def process_result_value(self, value: bytes | None, dialect: Dialect) -> str | None:
         """The text stored as *value*."""
         return None if value is None else unpack(value)
+
+
+def digest_bytes(digest: str | None) -> bytes | None:
+    """A hex digest as the bytes it spells (None stays None)."""
+    return None if digest is None else bytes.fromhex(digest)
+
+
+class HexDigest(TypeDecorator[str]):
+    """A hex digest stored as its bytes: half the room, in the table and in its index. A value
+    written as bytes is taken as converted already (see pdn.db.store)."""
+
+    impl = LargeBinary
+    cache_ok = True
+
+    def process_bind_param(self, value: str | bytes | None, dialect: Dialect) -> bytes | None:
+        """The bytes *value* spells."""
+        return digest_bytes(value) if isinstance(value, str) else value
+
+    def process_result_value(self, value: bytes | None, dialect: Dialect) -> str | None:
+        """The digest in hex, as it was written."""
+        return None if value is None else bytes(value).hex()

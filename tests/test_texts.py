@@ -1,5 +1,6 @@
 """Game texts stored packed (pdn.db.texts): every corpus text back byte for byte, and a database
-of schema 5 (texts stored as text) converted in place with every game's text as it was."""
+of schema 5 (texts stored as text, digests in hex) converted in place with every game's text and
+every table as a new import makes them."""
 
 from __future__ import annotations
 
@@ -81,16 +82,26 @@ FIRST_PACKED = "01839b9f93589c9e5f0e8c7f53607d960e2a394c3043c410b9056ea960845457
 
 
 def _as_schema_5(db: str) -> None:
-    """Turn a database just made into what schema 5 wrote: the texts as text, in a column of
-    type text (SQLite: TEXT in the table's declaration, edited as SQLite's ALTER TABLE
-    documentation allows for a change that leaves the file's format alone)."""
+    """Turn a database just made into what schema 5 wrote: the texts as text and the digests in
+    hex, in columns of type text and varchar(32) (SQLite: in the table's declaration, edited as
+    SQLite's documentation of ALTER TABLE allows for a change that leaves the file's format)."""
     engine = open_database(db)
     with engine.begin() as conn:
-        rows = conn.execute(text("SELECT id, pdn FROM games")).all()
+        rows = conn.execute(text("SELECT id, pdn, game_hash, moves_hash FROM games")).all()
         if conn.dialect.name == "postgresql":
-            conn.exec_driver_sql("ALTER TABLE games ALTER COLUMN pdn TYPE text USING ''")
-        plain = [{"gid": gid, "t": unpack(bytes(p))} for gid, p in rows]
-        conn.execute(text("UPDATE games SET pdn = :t WHERE id = :gid"), plain)
+            conn.exec_driver_sql(
+                "ALTER TABLE games ALTER COLUMN pdn TYPE text USING '', ALTER COLUMN game_hash "
+                "TYPE varchar(32) USING encode(game_hash, 'hex'), ALTER COLUMN moves_hash TYPE "
+                "varchar(32) USING encode(moves_hash, 'hex')"
+            )
+        written = [
+            {"gid": gid, "t": unpack(bytes(p)), "g": bytes(g).hex(), "m": m and bytes(m).hex()}
+            for gid, p, g, m in rows
+        ]
+        conn.execute(
+            text("UPDATE games SET pdn = :t, game_hash = :g, moves_hash = :m WHERE id = :gid"),
+            written,
+        )
         conn.execute(text("UPDATE pdn_meta SET value = '5' WHERE key = 'schema_version'"))
     engine.dispose()
     if "://" in db:
@@ -98,16 +109,21 @@ def _as_schema_5(db: str) -> None:
     with sqlite3.connect(db) as conn:
         version = conn.execute("PRAGMA schema_version").fetchone()[0]
         conn.execute("PRAGMA writable_schema = ON")
-        conn.execute("UPDATE sqlite_schema SET sql = replace(sql, 'pdn BLOB NOT NULL', "
-                     "'pdn TEXT NOT NULL') WHERE name = 'games'")  # fmt: skip
+        for new, old in (("pdn BLOB", "pdn TEXT"), ("_hash BLOB", "_hash VARCHAR(32)")):
+            conn.execute(
+                "UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE name = 'games'", (new, old)
+            )
         conn.execute(f"PRAGMA schema_version = {version + 1}")
         conn.execute("PRAGMA writable_schema = OFF")
     with sqlite3.connect(db) as conn:
         (ddl,) = conn.execute("SELECT sql FROM sqlite_schema WHERE name = 'games'").fetchone()
-        assert "pdn TEXT NOT NULL" in ddl
+        for column in ("game_hash VARCHAR(32) NOT NULL", "moves_hash VARCHAR(32),", "pdn TEXT NOT"):
+            assert column in ddl
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        kinds = conn.execute("SELECT DISTINCT typeof(pdn) FROM games").fetchall()
-        assert kinds == [("text",)]
+        kinds = conn.execute(
+            "SELECT DISTINCT typeof(pdn), typeof(game_hash), typeof(moves_hash) FROM games"
+        ).fetchall()
+        assert kinds == [("text", "text", "text")]
 
 
 def test_a_schema_5_database_is_converted_in_place(
@@ -135,6 +151,13 @@ def test_a_schema_5_database_is_converted_in_place(
         )).all()  # fmt: skip
     assert len(places) == stats.added == 50 + 302 + 1
     assert table_digests(engine) == made
+    if "://" in db:
+        with engine.connect() as conn:
+            kinds = conn.execute(text(
+                "SELECT column_name, data_type FROM information_schema.columns WHERE "
+                "table_name = 'games' AND column_name IN ('pdn', 'game_hash', 'moves_hash')"
+            )).all()  # fmt: skip
+        assert sorted(kinds) == [("game_hash", "bytea"), ("moves_hash", "bytea"), ("pdn", "bytea")]
     read = {}
     for path in {p for _, p, _ in places}:
         for i, game in enumerate(read_file(Path(path)).games, 1):
@@ -145,4 +168,7 @@ def test_a_schema_5_database_is_converted_in_place(
     engine.dispose()
     if "://" not in db:
         with sqlite3.connect(db) as conn:
-            assert conn.execute("SELECT DISTINCT typeof(pdn) FROM games").fetchall() == [("blob",)]
+            kinds = conn.execute(
+                "SELECT DISTINCT typeof(pdn), typeof(game_hash), typeof(moves_hash) FROM games"
+            ).fetchall()
+            assert kinds == [("blob", "blob", "blob")]
