@@ -43,7 +43,7 @@ def grow(db: str) -> int:
     original and no other copy but by odds of about 1 in 10**9) and a place past every file's."""
     engine = open_database(db)
     columns = [c.name for c in GameRow.__table__.columns]
-    moved = {"id": "-(id % {top}) - {k} * {top}", "game_hash": "game_hash || '-{k}'",
+    moved = {"id": "-(id % {top}) - {k} * {top}", "game_hash": "CAST(game_hash || '-{k}' AS BLOB)",
              "place": "place + {k} * {far}"}  # fmt: skip
     with engine.begin() as conn:
         base = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 1
@@ -53,7 +53,7 @@ def grow(db: str) -> int:
             )
             names = ", ".join(f'"{c}"' for c in columns)
             new_id = f"-(game_id % {1 << 58}) - {k} * {1 << 58}"
-            originals = "(SELECT id FROM games WHERE length(game_hash) = 32)"
+            originals = "(SELECT id FROM games WHERE length(game_hash) = 16)"
             conn.execute(text(
                 f"INSERT INTO games ({names}) SELECT {values} FROM games WHERE id IN {originals}"
             ))  # fmt: skip

@@ -33,12 +33,12 @@ def grow(engine: Engine) -> int:
     moved = {
         "id": "-(id % {top}) - {k} * {top}",
         "game_id": "-(game_id % {top}) - {k} * {top}",
-        "game_hash": "game_hash || '-{k}'",
+        "game_hash": "CAST(game_hash || '-{k}' AS BLOB)",
         "place": "place + {k} * {far}",
     }
     with engine.begin() as conn:
         base = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 1
-        originals = "(SELECT id FROM games WHERE length(game_hash) = 32)"
+        originals = "(SELECT id FROM games WHERE length(game_hash) = 16)"
         for k in range(1, -(-TARGET // base)):
             for table in Base.metadata.sorted_tables:
                 names = [c.name for c in table.columns]

@@ -1,15 +1,25 @@
 """Bringing a database made by an older schema up to this one, in the transaction that opens
-it for writing: each step adds what its version added, or converts what it changed."""
+it for writing: each step adds what its version added or rewrites what it changed."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import groupby
 
-from sqlalchemy import Connection, text, update
+from sqlalchemy import Connection, bindparam, text, update
 
 from pdn.db.positions import opening_blob
-from pdn.db.schema import OPENING_PLIES_KEPT, SCHEMA_VERSION, STAGED, AnalysisRow, Meta, PositionRow
+from pdn.db.schema import (
+    OPENING_PLIES_KEPT,
+    SCHEMA_VERSION,
+    STAGED,
+    AnalysisRow,
+    GameRow,
+    Meta,
+    PositionRow,
+)
+
+PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
 
 
 def _add_analysis(conn: Connection) -> None:
@@ -17,10 +27,16 @@ def _add_analysis(conn: Connection) -> None:
     AnalysisRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
 
 
+def _to_6(conn: Connection) -> None:
+    """Schema 5 to 6: positions for plies, the games' texts packed."""
+    _positions_from_plies(conn)
+    _compress_texts(conn)
+
+
 def _positions_from_plies(conn: Connection) -> None:
-    """Schema 5 to 6: the plies (a row per move, with the positions before and after it) become
-    positions (a row per position, with the move played from it), and each game keeps the
-    digests of its first positions (games.opening)."""
+    """Schema 5 to 6, part one: the plies (a row per move, with the positions before and after
+    it) become positions (a row per position, with the move played from it), and each game
+    keeps the digests of its first positions (games.opening)."""
     PositionRow.__table__.create(conn)  # type: ignore[attr-defined]
     STAGED.create(conn)
     run = conn.exec_driver_sql
@@ -64,9 +80,55 @@ def _positions_from_plies(conn: Connection) -> None:
     run("DROP INDEX IF EXISTS ix_games_final_hash")
 
 
+_AS_BYTES = {  # PostgreSQL: each column of schema 5 as bytea
+    "game_hash": "decode(game_hash, 'hex')",
+    "moves_hash": "decode(moves_hash, 'hex')",
+    "pdn": "convert_to(pdn, 'UTF8')",
+}
+
+
+def _compress_texts(conn: Connection) -> None:
+    """Schema 5 to 6, part two: each game's text packed and its two digests as bytes
+    (pdn.db.texts), in place, a batch of games at a time in id order. PostgreSQL's columns
+    become bytea first (the text as UTF-8, the digests decoded); SQLite's keep their declared
+    types, which leave bytes as they are (a TEXT column converts only numbers). Values
+    converted already are left alone."""
+    if conn.dialect.name == "postgresql":
+        kind = conn.execute(text(
+            "SELECT data_type FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = 'games' AND column_name = 'pdn'"
+        )).scalar()  # fmt: skip
+        if kind == "bytea":
+            return
+        for column, as_bytes in _AS_BYTES.items():
+            conn.exec_driver_sql(
+                f"ALTER TABLE games ALTER COLUMN {column} TYPE bytea USING {as_bytes}"
+            )
+        plain = "TRUE"
+    else:
+        plain = (
+            "(typeof(pdn) = 'text' OR typeof(game_hash) = 'text' OR typeof(moves_hash) = 'text')"
+        )
+    batch = text(
+        f"SELECT id, pdn, game_hash, moves_hash FROM games WHERE {plain} AND id > :after "
+        "ORDER BY id LIMIT :n"
+    )
+    write = update(GameRow).where(GameRow.id == bindparam("gid"))
+    write = write.values(pdn=bindparam("t"), game_hash=bindparam("g"), moves_hash=bindparam("m"))
+    utf8 = conn.dialect.name == "postgresql"  # its texts are bytea by now, packed by none
+    after = -(1 << 63)
+    while rows := conn.execute(batch, {"after": after, "n": PACKED_AT_ONCE}).all():
+        converted = [  # PackedText and HexDigest convert what schema 5 wrote, pass bytes on
+            {"gid": gid, "t": bytes(t).decode("utf-8") if utf8 else t, "g": g, "m": m}
+            for gid, t, g, m in rows
+        ]
+        conn.execute(write, converted)
+        after = rows[-1][0]
+
+
 STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     4: _add_analysis,
-    5: _positions_from_plies,
+    5: _to_6,
 }
 
 

@@ -15,6 +15,7 @@ from pdn.db.schema import (
     NUL_SHOWN,
 )
 from pdn.db.search import stored_positions
+from pdn.db.texts import pack
 from pdn.game import Game
 from pdn.replay import Replay
 from pdn.rules.position import Position
@@ -29,7 +30,7 @@ class Record:
     them (an import holds a batch of records: as lists they cost it 1.2 s CPU on OCA_2.0.pdn)."""
 
     report: GameReport
-    row: dict[str, Any]  # the games-table values, but for the place the game was read from
+    row: dict[str, Any]  # the games-table values (the text packed), but for the place read from
     tags: tuple[tuple[int, int, str, str], ...]  # game id, position, name, value
     positions: tuple[Row, ...]  # digest, game id, position, move (see pdn.db.positions)
     material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
@@ -77,7 +78,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "opening_hash": digests[3] if len(digests) > 3 else None,
         "final_hash": digests[-1] if digests else None,
         "opening": opening_blob(digests),
-        "pdn": game.raw,
+        "pdn": pack(game.raw.replace("\x00", NUL_SHOWN)),  # NUL as below
     }
     nul = "\x00" in game.raw
     if nul:  # PostgreSQL text cannot hold NUL: both databases store NUL_SHOWN in its place
@@ -90,7 +91,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     return Record(report, row, tags, positions, stored.material, stored.boards, nul)
 
 
-_TEXTS = ("event", "site", "date", "round", "white", "black", "result", "start_fen", "pdn")
+_TEXTS = ("event", "site", "date", "round", "white", "black", "result", "start_fen")
 
 
 def _errors_json(report: GameReport) -> str:

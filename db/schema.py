@@ -27,12 +27,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from pdn.db.texts import HexDigest, PackedText
+
 APPLICATION = "pdn-toolkit"
 SCHEMA_VERSION = 6  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
 # 6: positions instead of plies (a row per position keyed by its digest), games.opening
+# (and games.pdn holds the text packed, game_hash and moves_hash their bytes: pdn.db.texts)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -75,8 +78,8 @@ class GameRow(Base):
 
     __tablename__ = "games"
     id: Mapped[int] = mapped_column(GameId, primary_key=True, autoincrement=False)
-    game_hash: Mapped[str] = mapped_column(String(32), unique=True)  # the record's identity
-    moves_hash: Mapped[str | None] = mapped_column(String(32), index=True)  # variant+start+moves
+    game_hash: Mapped[str] = mapped_column(HexDigest, unique=True)  # the record's identity
+    moves_hash: Mapped[str | None] = mapped_column(HexDigest, index=True)  # variant+start+moves
     file_id: Mapped[int] = mapped_column(ForeignKey("source_files.id"))
     file_index: Mapped[int] = mapped_column(Integer)  # 1-based, in the first file seen
     place: Mapped[int] = mapped_column(BigInteger, unique=True)  # import order: see store.place
@@ -105,7 +108,7 @@ class GameRow(Base):
     opening_hash: Mapped[int | None] = mapped_column(BigInteger)  # position after 3 plies
     final_hash: Mapped[int | None] = mapped_column(BigInteger)  # last position
     opening: Mapped[bytes] = mapped_column(LargeBinary)  # see opening_digest
-    pdn: Mapped[str] = mapped_column(Text)  # the game's text as read (first copy)
+    pdn: Mapped[str] = mapped_column(PackedText)  # the game's text as read (first copy)
 
     __table_args__ = (  # the invalid games in import order, without a scan of every game
         Index(

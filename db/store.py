@@ -68,6 +68,7 @@ from pdn.db.schema import (
     TagRow,
 )
 from pdn.db.sources import mark_complete, present_indexes, source_files
+from pdn.db.texts import digest_bytes
 from pdn.game import Game
 from pdn.read.files import FileProblem, shown_name
 from pdn.replay import Replay
@@ -519,7 +520,7 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
     rows = [row for row, _ in games]
     if conn.dialect.name == "sqlite":  # the writer holds the database: look, then write
         before = _places(conn, ids)
-        _through_driver(conn, upsert, rows)
+        _through_driver(conn, upsert, [_with_digest_bytes(row) for row in rows])
         inserted = {i for i in ids if i not in before}
         replaced = {row["id"] for row in rows if row["id"] in before and
                     row["place"] < before[row["id"]]}  # fmt: skip
@@ -584,6 +585,12 @@ def _places(conn: Connection, ids: list[int]) -> dict[int, int]:
     """The place each stored game of *ids* was stored from (a batch: few enough for IN)."""
     rows = conn.execute(select(GameRow.id, GameRow.place).where(GameRow.id.in_(ids)))
     return dict(rows.all())
+
+
+def _with_digest_bytes(row: dict[str, Any]) -> dict[str, Any]:
+    """*row* with its digests as the database stores them (the driver does not convert)."""
+    game, moves = digest_bytes(row["game_hash"]), digest_bytes(row["moves_hash"])
+    return {**row, "game_hash": game, "moves_hash": moves}
 
 
 def _through_driver(conn: Connection, statement: Insert, rows: list[dict[str, Any]]) -> None:
