@@ -75,7 +75,7 @@ class Replay:
     variant_source: str  # "gametype", "option" or "notation"
     candidates: list[str] = field(default_factory=list)  # other variants it fits (when asked)
     rules: DrawRules = COMMON
-    moves: list[Move] = field(default_factory=list)  # the main line as replayed
+    _moves: list[Move] = field(default_factory=list)  # the main line as replayed (see moves)
     _tree: Line | None = None  # the main line as replayed (see tree)
     _items: list[Any] | None = None  # what the replay added of the main line (see _Line.run)
     plies: int = 0
@@ -90,8 +90,50 @@ class Replay:
     errors: list[MoveError] = field(default_factory=list)
     warnings: list[GameWarning] = field(default_factory=list)
     final: Position | None = None  # the last position, when the main line replayed to its end
-    positions: list[Position] = field(default_factory=list)  # before each main-line ply, then last
-    board: Board | None = None  # the main line's board as the replay left it
+    _positions: list[Position] = field(default_factory=list)  # see positions
+    _board: Board | None = None  # see board
+    # a main line of plain moves checked without a board (Board.check_written): its start and
+    # its moves' squares, pushed on a board when moves, positions or the board are first asked
+    _start: Position | None = None
+    _written: list[Sequence[str]] | None = None
+
+    def _push_written(self) -> None:
+        """Push the checked main line on a board: the moves, positions and board it leaves."""
+        assert self._start is not None and self._written is not None
+        board = Board.from_position(self._start, self.rules)
+        played = board.push_written(self._written)
+        assert played == self.plies, "check_written and push_written disagree"
+        self._board, self._moves, self._positions = board, board.move_stack, board.positions()
+        self._written = None
+
+    @property
+    def moves(self) -> list[Move]:
+        """The main line as replayed."""
+        if self._written is not None:
+            self._push_written()
+        return self._moves
+
+    @property
+    def positions(self) -> list[Position]:
+        """The position before each main-line ply, then the last."""
+        if self._written is not None:
+            self._push_written()
+        return self._positions
+
+    @property
+    def board(self) -> Board | None:
+        """The main line's board as the replay left it (None where the start was not set)."""
+        if self._written is not None:
+            self._push_written()
+        return self._board
+
+    @property
+    def first_position(self) -> Position | None:
+        """The position before the main line's first ply (the last one where none was played);
+        None where the start could not be set."""
+        if self._written is not None:
+            return self._start
+        return self._positions[0] if self._positions else None
 
     @property
     def tree(self) -> Line:
@@ -336,12 +378,13 @@ class _Line:
         return (working or exc.moves)[0]
 
 
-def _played_past(replay: Replay, board: Board, draw: Ending) -> None:
-    """Warn of main-line moves played after a draw by rule: the rule, its ply, and, when the
-    rule ends the game by itself, a declared win that contradicts it."""
+def _played_past(replay: Replay, last: int, draw: Ending) -> None:
+    """Warn of main-line moves played after a draw by rule (the main line has *last* plies):
+    the rule, its ply, and, when the rule ends the game by itself, a declared win that
+    contradicts it."""
     rule = draw.rule
     first = replay.nodes[draw.ply]
-    after = f"the game goes on {board.ply - draw.ply} plies, from {first.raw or first.text}"
+    after = f"the game goes on {last - draw.ply} plies, from {first.raw or first.text}"
     if rule is not None and not rule.ends_game:
         text = f"{draw.text()} could be claimed at ply {draw.ply} ({rule.source}); {after}"
     else:
@@ -443,6 +486,14 @@ def replay_as(
             MoveError(0, game.fen or "", game.source.line, 1, f"bad FEN tag: {problem}", kind="fen")
         )
         return replay
+    if moves is not None:
+        checked = Board.check_written(start, rules, moves)
+        if checked is not None and checked.plies == len(moves):  # no board needed: see moves
+            replay._start, replay._written = start, moves
+            replay.plies = checked.plies
+            final = replay.final = checked.position
+            _end(replay, checked.draw, checked.plies, Color(final.turn), not final.has_moves())
+            return replay
     board = Board.from_position(start, rules)
     plain = moves is not None and board.push_written(moves) == len(moves)
     completed = plain
@@ -451,33 +502,33 @@ def replay_as(
             board = Board.from_position(start, rules)
         replay._items = []
         completed = _Line(replay, False).run(board, game.body, 1, replay._items)
-    replay.board = board
-    replay.moves = board.move_stack
+    replay._board = board
+    replay._moves = board.move_stack
     replay.plies = board.ply
-    replay.positions = board.positions()
+    replay._positions = board.positions()
     if completed:
         replay.final = board.position
-    _end(replay, board, completed)
+    _end(replay, board.draw, board.ply, board.turn, completed and not board.has_legal_moves())
     return replay
 
 
-def _end(replay: Replay, board: Board, completed: bool) -> None:
-    """Where the rules end the game, where its written moves end, and how it really ended."""
-    draw = replay.draw = board.draw
-    last = board.ply
+def _end(replay: Replay, draw: Ending | None, last: int, turn: Color, stuck: bool) -> None:
+    """Where the rules end the game, where its written moves end, and how it really ended:
+    *draw* the first draw by rule the main line reached, *last* its plies, *turn* the side to
+    move after them, *stuck* whether it replayed to its end and that side has no legal move."""
+    replay.draw = draw
     won = replay.game.outcome in (DeclaredResult.FIRST, DeclaredResult.SECOND)
-    stuck = completed and not board.has_legal_moves()
-    win = Ending(Termination.WIN, board.turn.other, last, Termination.WIN.value) if stuck else None
+    win = Ending(Termination.WIN, turn.other, last, Termination.WIN.value) if stuck else None
     by_itself = draw is not None and (draw.rule is None or draw.rule.ends_game)
     replay.rules_ending = draw if by_itself else win
     if draw is not None and draw.ply < last:
-        _played_past(replay, board, draw)
+        _played_past(replay, last, draw)
     if draw is not None and not won and (by_itself or draw.ply == last):
         replay.ending = draw
     elif win is not None and last:
         replay.ending = win
     if stuck and (replay.ending is None or replay.ending.termination is Termination.WIN):
-        _check_result(replay, board)
+        _check_result(replay, turn)
     if replay.ending is not None:
         replay.termination, replay.termination_ply = replay.ending.label, replay.ending.ply
 
@@ -490,12 +541,12 @@ def ending_line(replay: Replay) -> str:
     return f"{ending.label} at ply {ending.ply}: {ending.text()}"
 
 
-def _check_result(replay: Replay, board: Board) -> None:
-    """Compare the declared result with the final position, where the side to move has no move."""
+def _check_result(replay: Replay, loser: Color) -> None:
+    """Compare the declared result with the final position, where the side to move (*loser*)
+    has no move."""
     outcome = replay.game.outcome
     if outcome is DeclaredResult.UNKNOWN:
         return
-    loser = board.turn
     first = Color.of(replay.variant.first)
     winner_declared = {DeclaredResult.FIRST: first, DeclaredResult.SECOND: first.other}.get(outcome)
     side = Color.of(loser)

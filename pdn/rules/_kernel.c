@@ -1900,6 +1900,90 @@ static PyObject *k_push_plain(PyObject *self, PyObject *const *args, Py_ssize_t 
     return Py_BuildValue("(NnlON)", pos, i, quiet, draw ? Py_True : Py_False, records);
 }
 
+/* Whether two positions hold the same pieces and side to move (as their hash keys compare). */
+static int same_pos(const Pos *a, const Pos *b) {
+    if (a->turn != b->turn) return 0;
+    for (int c = 0; c < 2; c++)
+        for (int w = 0; w < NW; w++)
+            if (a->men[c].w[w] != b->men[c].w[w] || a->kings[c].w[w] != b->kings[c].w[w]) return 0;
+    return 1;
+}
+
+/* check_plain(pos, moves, names, settings, resolve): Board.push_written's loop from a new board
+ * at pos, keeping no record (see pykernel.check_plain, its twin): a move push_plain would stop at
+ * is handed to resolve(position, squares), which gives the one legal move it means or None. A
+ * position can only recur since the last capture or crowning (pieces are never added, men never
+ * made), so the count of the position reached is looked for among the positions since then. */
+static PyObject *k_check_plain(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n != 5)
+        return PyErr_Format(PyExc_TypeError, "check_plain(pos, moves, names, settings, resolve)");
+    PyObject *moves = args[1], *names = args[2], *settings = args[3], *resolve = args[4];
+    if (!PyList_Check(moves) || !PyDict_Check(names) || !PyTuple_Check(settings) ||
+        PyTuple_GET_SIZE(settings) != 3 || !PyCallable_Check(resolve))
+        return PyErr_Format(PyExc_TypeError, "check_plain: wrong argument types");
+    int man_resets = PyObject_IsTrue(PyTuple_GET_ITEM(settings, 0));
+    long repetitions = PyLong_AsLong(PyTuple_GET_ITEM(settings, 1));
+    long quiet_limit = PyLong_AsLong(PyTuple_GET_ITEM(settings, 2));
+    if (PyErr_Occurred() || man_resets < 0) return NULL;
+    POSITION_ARG(args[0]);
+    Py_ssize_t total = PyList_GET_SIZE(moves), i = 0, since = 0;
+    Pos *seen_at = PyMem_Malloc((size_t)(total + 1) * sizeof(Pos)); /* the position after each ply */
+    if (!seen_at) return PyErr_NoMemory();
+    seen_at[0] = p;
+    MoveList l = {0};
+    long quiet = 0, draw = 0, draw_seen = 0;
+    int failed = 0;
+    while (i < total && i < PyList_GET_SIZE(moves)) { /* resolve might shorten the list */
+        PyObject *squares = PyList_GET_ITEM(moves, i);
+        int at = 0;
+        if ((PyTuple_Check(squares) && PyTuple_GET_SIZE(squares) == 2) ||
+            (PyList_Check(squares) && PyList_GET_SIZE(squares) == 2)) {
+            long start = named_square(names, squares, 0);
+            long end = start >= 0 ? named_square(names, squares, 1) : start;
+            if (start == -2 || end == -2) {
+                failed = 1;
+                break;
+            }
+            if (start >= 0 && end >= 0 && (at = one_between(r, &p, start, end, &l)) < 0) {
+                failed = 1;
+                break;
+            }
+        }
+        CMove given;
+        const CMove *m = at ? &l.mv[at - 1] : &given;
+        if (!at) { /* another written form, or no single legal move: as push_written reads it */
+            Py_INCREF(squares);
+            PyObject *here = position_object(args[0], &p);
+            PyObject *move = here ? PyObject_CallFunctionObjArgs(resolve, here, squares, NULL) : NULL;
+            Py_XDECREF(here);
+            Py_DECREF(squares);
+            int err = !move || (move != Py_None && read_move(move, &given) < 0);
+            int none = move == Py_None;
+            Py_XDECREF(move);
+            if (err) failed = 1;
+            if (err || none) break;
+        }
+        int taken = bb_any(m->capmask);
+        int reset = taken || m->crowns || (man_resets && bb_test(&p.men[p.turn], m->from));
+        quiet = reset ? 0 : quiet + 1;
+        Pos child;
+        play(&p, m, &child);
+        i++;
+        if (taken || m->crowns) since = i;
+        seen_at[i] = child;
+        long seen = 1;
+        for (Py_ssize_t k = since; k < i; k++) seen += same_pos(&seen_at[k], &child);
+        if (!draw && (seen >= repetitions || quiet >= quiet_limit)) draw = (long)i, draw_seen = seen;
+        p = child;
+    }
+    list_free(&l);
+    PyMem_Free(seen_at);
+    if (failed) return NULL;
+    PyObject *after = position_object(args[0], &p);
+    if (!after) return NULL;
+    return Py_BuildValue("(Nnlll)", after, i, quiet, draw, draw_seen);
+}
+
 #include "../engine/_search.c" /* the built-in engine's search, on this kernel */
 
 static PyMethodDef methods[] = {
@@ -1926,6 +2010,8 @@ static PyMethodDef methods[] = {
     {"push_plain", (PyCFunction)(void (*)(void))k_push_plain, METH_FASTCALL,
      "push_plain(pos, moves, i, names, history, quiet, watch, settings): "
      "Board.push_written's loop."},
+    {"check_plain", (PyCFunction)(void (*)(void))k_check_plain, METH_FASTCALL,
+     "check_plain(pos, moves, names, settings, resolve): push_written's loop, no records."},
     {"moves_between", (PyCFunction)(void (*)(void))k_moves_between, METH_FASTCALL,
      "moves_between(pos, start, end): the legal moves from start to end."},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,

@@ -486,3 +486,49 @@ def push_plain(
         if watch and (seen >= repetitions or quiet >= quiet_limit):
             return pos, i, quiet, True, records
     return pos, i, quiet, False, records
+
+
+def check_plain(
+    pos: Position,
+    moves: list[Sequence[str]],
+    names: dict[str, int],
+    settings: tuple[bool, int, int],
+    resolve: Callable[[Position, Sequence[str]], Move | None],
+) -> tuple[Position, int, int, int, int]:
+    """Board.push_written's loop from a new board at *pos* (seen once, no quiet ply yet),
+    keeping no record: each move as push_plain plays it, else the one legal move
+    ``resolve(position, squares)`` gives (None: the loop stops there). Returns the position
+    reached, the index of the first move not played, the quiet count, the ply of the first draw
+    by rule reached (0 for none: the loop goes on past it, as push_written does) and the times
+    the position there had stood on the board."""
+    man_resets, repetitions, quiet_limit = settings
+    history = {pos.hash_key(): 1}
+    quiet = draw = seen_there = 0
+    i, n = 0, len(moves)
+    while i < n:
+        squares = moves[i]
+        move = None
+        if len(squares) == 2:
+            start, end = names.get(squares[0]), names.get(squares[1])
+            if start is not None and end is not None:
+                found = moves_between(pos, start, end)
+                move = found[0] if len(found) == 1 else None
+        if move is None:
+            move = resolve(pos, squares)
+            if move is None:
+                break
+        if (
+            move.captured
+            or move.crowns
+            or (man_resets and pos.pieces(pos.turn)[0] >> move.path[0] & 1)
+        ):
+            quiet = 0
+        else:
+            quiet += 1
+        pos = play(pos, move)
+        key = pos.hash_key()
+        seen = history[key] = history.get(key, 0) + 1
+        i += 1
+        if not draw and (seen >= repetitions or quiet >= quiet_limit):
+            draw, seen_there = i, seen
+    return pos, i, quiet, draw, seen_there
