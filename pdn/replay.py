@@ -492,7 +492,7 @@ def replay_as(
             replay._start, replay._written = start, moves
             replay.plies = checked.plies
             final = replay.final = checked.position
-            _end(replay, checked.draw, checked.plies, Color(final.turn), not final.has_moves())
+            _end(replay, checked.draw, checked.plies, final.turn, not final.has_moves())
             return replay
     board = Board.from_position(start, rules)
     plain = moves is not None and board.push_written(moves) == len(moves)
@@ -508,17 +508,21 @@ def replay_as(
     replay._positions = board.positions()
     if completed:
         replay.final = board.position
-    _end(replay, board.draw, board.ply, board.turn, completed and not board.has_legal_moves())
+    stuck = completed and not board.has_legal_moves()
+    _end(replay, board.draw, board.ply, board.position.turn, stuck)
     return replay
 
 
-def _end(replay: Replay, draw: Ending | None, last: int, turn: Color, stuck: bool) -> None:
+def _end(replay: Replay, draw: Ending | None, last: int, turn: int, stuck: bool) -> None:
     """Where the rules end the game, where its written moves end, and how it really ended:
     *draw* the first draw by rule the main line reached, *last* its plies, *turn* the side to
     move after them, *stuck* whether it replayed to its end and that side has no legal move."""
     replay.draw = draw
     won = replay.game.outcome in (DeclaredResult.FIRST, DeclaredResult.SECOND)
-    win = Ending(Termination.WIN, turn.other, last, Termination.WIN.value) if stuck else None
+    loser = Color(turn) if stuck else None  # the side to move, who has no move
+    win = None
+    if loser is not None:
+        win = Ending(Termination.WIN, loser.other, last, Termination.WIN.value)
     by_itself = draw is not None and (draw.rule is None or draw.rule.ends_game)
     replay.rules_ending = draw if by_itself else win
     if draw is not None and draw.ply < last:
@@ -527,8 +531,10 @@ def _end(replay: Replay, draw: Ending | None, last: int, turn: Color, stuck: boo
         replay.ending = draw
     elif win is not None and last:
         replay.ending = win
-    if stuck and (replay.ending is None or replay.ending.termination is Termination.WIN):
-        _check_result(replay, turn)
+    if loser is not None and (
+        replay.ending is None or replay.ending.termination is Termination.WIN
+    ):
+        _check_result(replay, loser)
     if replay.ending is not None:
         replay.termination, replay.termination_ply = replay.ending.label, replay.ending.ply
 
