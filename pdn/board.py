@@ -357,9 +357,22 @@ class Board:
             return None
         counts = _counts(rules)
         names = start.geometry._names
-        pos, plies, _, ply, seen = core().check_plain(start, moves, names, counts, _one_written)
-        draw = _draw_ending(rules, seen >= counts[1], ply) if ply else None
-        return Checked(pos, plies, draw)
+        checked = core().check_plain(start, moves, names, counts, _one_written)
+        return _checked(rules, counts, *checked, len(moves))
+
+    @staticmethod
+    def check_runs(start: Position, rules: DrawRules, runs: list[str]) -> Checked | None:
+        """check_written() of the moves of *runs*, PLAIN_RUN tokens (see
+        pdn.read.movetext.plain_runs), read by the core; None also where a run holds anything
+        but moves and move numbers."""
+        if start.variant.frisian_orthogonal_captures or rules.endgame:
+            return None
+        counts = _counts(rules)
+        try:
+            checked = core().check_runs(start, runs, start.geometry._names, counts, _one_written)
+        except ValueError:
+            return None
+        return _checked(rules, counts, *checked)
 
     def _record(self, move: Move, before: Position, after: Position) -> None:
         """Put *after*, reached by *move* from *before*, on the board: the stack, the count
@@ -465,6 +478,20 @@ def _one_written(pos: Position, squares: Sequence[str]) -> Move | None:
     return found[0] if len(found) == 1 else None
 
 
+def _checked(
+    rules: DrawRules,
+    counts: tuple[bool, int, int],
+    pos: Position,
+    plies: int,
+    quiet: int,
+    ply: int,
+    seen: int,
+    moves: int,
+) -> Checked:
+    """What a check of the core found (see Board.check_written)."""
+    return Checked(pos, plies, _draw_ending(rules, seen >= counts[1], ply) if ply else None, moves)
+
+
 def _draw_ending(rules: DrawRules, repeated: bool, ply: int) -> Ending:
     """The draw reached at *ply*: by repetition where the position was *repeated* as often as
     the rule asks, else by the moves rule."""
@@ -476,11 +503,12 @@ def _draw_ending(rules: DrawRules, repeated: bool, ply: int) -> Ending:
 @dataclass(frozen=True, slots=True)
 class Checked:
     """What Board.check_written found: the position reached, the plies played, the first draw
-    by rule on the way."""
+    by rule on the way, the moves written (all played when as many as the plies)."""
 
     position: Position
     plies: int
     draw: Ending | None
+    moves: int
 
 
 # One change of the material: the ply, the material (white men, white kings, black men, black

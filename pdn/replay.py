@@ -16,7 +16,7 @@ from typing import Any
 from pdn.board import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
 from pdn.game import DeclaredResult, Game, GameWarning, MoveNode, Node, SetupNode, located
 from pdn.notation import MoveForm, move_text, written_moves
-from pdn.read.movetext import plain_moves
+from pdn.read.movetext import plain_moves, plain_runs
 from pdn.rules.draw import COMMON, DrawRules, Ending, Termination, draw_rules, ending_text
 from pdn.rules.fen import FenError, parse_fen
 from pdn.rules.geometry import BLACK, WHITE, Color
@@ -92,38 +92,42 @@ class Replay:
     final: Position | None = None  # the last position, when the main line replayed to its end
     _positions: list[Position] = field(default_factory=list)  # see positions
     _board: Board | None = None  # see board
-    # a main line of plain moves checked without a board (Board.check_written): its start and
-    # its moves' squares, pushed on a board when moves, positions or the board are first asked
+    # a main line of plain moves checked without a board (Board.check_written, check_runs): its
+    # start and its moves' squares (None: plain_moves of the game), pushed on a board when
+    # moves, positions or the board are first asked
     _start: Position | None = None
     _written: list[Sequence[str]] | None = None
 
     def _push_written(self) -> None:
         """Push the checked main line on a board: the moves, positions and board it leaves."""
-        assert self._start is not None and self._written is not None
+        assert self._start is not None
+        written = self._written or plain_moves(self.game)
+        if written is None:  # the movetext tree was built since: its moves are the same
+            written = [n.squares for n in self.game.mainline()]
         board = Board.from_position(self._start, self.rules)
-        played = board.push_written(self._written)
-        assert played == self.plies, "check_written and push_written disagree"
+        played = board.push_written(written)
+        assert played == self.plies, "the check and push_written disagree"
         self._board, self._moves, self._positions = board, board.move_stack, board.positions()
-        self._written = None
+        self._start = self._written = None
 
     @property
     def moves(self) -> list[Move]:
         """The main line as replayed."""
-        if self._written is not None:
+        if self._start is not None:
             self._push_written()
         return self._moves
 
     @property
     def positions(self) -> list[Position]:
         """The position before each main-line ply, then the last."""
-        if self._written is not None:
+        if self._start is not None:
             self._push_written()
         return self._positions
 
     @property
     def board(self) -> Board | None:
         """The main line's board as the replay left it (None where the start was not set)."""
-        if self._written is not None:
+        if self._start is not None:
             self._push_written()
         return self._board
 
@@ -131,7 +135,7 @@ class Replay:
     def first_position(self) -> Position | None:
         """The position before the main line's first ply (the last one where none was played);
         None where the start could not be set."""
-        if self._written is not None:
+        if self._start is not None:
             return self._start
         return self._positions[0] if self._positions else None
 
@@ -476,9 +480,11 @@ def replay_as(
     source: str = "option",
     rules: DrawRules = COMMON,
     moves: list[Sequence[str]] | None = None,
+    runs: list[str] | None = None,
 ) -> Replay:
-    """Replay *game* under *variant* (*moves*: see pdn.read.movetext.plain_moves: when each means
-    one legal move, they are played without building the movetext tree)."""
+    """Replay *game* under *variant* (*moves*: see pdn.read.movetext.plain_moves, or *runs*,
+    plain_runs: when each move means one legal move, they are played without building the
+    movetext tree)."""
     replay = Replay(game, variant, source, rules=rules)
     start, problem = _start(game, variant)
     if start is None:
@@ -486,14 +492,20 @@ def replay_as(
             MoveError(0, game.fen or "", game.source.line, 1, f"bad FEN tag: {problem}", kind="fen")
         )
         return replay
-    if moves is not None:
-        checked = Board.check_written(start, rules, moves)
-        if checked is not None and checked.plies == len(moves):  # no board needed: see moves
+    if moves is not None or runs is not None:
+        if runs is not None:
+            checked = Board.check_runs(start, rules, runs)
+        else:
+            assert moves is not None
+            checked = Board.check_written(start, rules, moves)
+        if checked is not None and checked.plies == checked.moves:  # no board: see moves
             replay._start, replay._written = start, moves
             replay.plies = checked.plies
             final = replay.final = checked.position
             _end(replay, checked.draw, checked.plies, final.turn, not final.has_moves())
             return replay
+    if runs is not None:
+        moves = plain_moves(game)
     board = Board.from_position(start, rules)
     plain = moves is not None and board.push_written(moves) == len(moves)
     completed = plain
@@ -588,16 +600,19 @@ def replay_game(
     which the game is legal as well are listed in ``Replay.candidates``.
     """
 
+    declared = game.declared_variant
+    if declared is not None or variant is not None:  # one variant: its moves read by the core
+        v = declared or variant
+        assert v is not None
+        source = "gametype" if declared is not None else "option"
+        runs = plain_runs(game)
+        moves = None if runs is not None else plain_moves(game)
+        return replay_as(game, v, source, draw_rules(rules, v), moves, runs)
     moves = plain_moves(game)
 
     def run(v: Variant, source: str) -> Replay:
         return replay_as(game, v, source, draw_rules(rules, v), moves)
 
-    declared = game.declared_variant
-    if declared is not None:
-        return run(declared, "gametype")
-    if variant is not None:
-        return run(variant, "option")
     names, evidence = _candidates(game, moves)
     order = [prefer, *(n for n in names if n != prefer)] if prefer in names else names
     tried: dict[str, Replay] = {}

@@ -15,7 +15,7 @@ import pytest
 
 from pdn import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError
 from pdn.notation import MoveForm, move_text
-from pdn.read.movetext import plain_moves
+from pdn.read.movetext import plain_moves, plain_runs
 from pdn.read.reader import read_games
 from pdn.render.textboard import text_board
 from pdn.rules.draw import DrawRules, Ending, QuietReset, Termination, simple_rules
@@ -290,7 +290,7 @@ def test_check_written_finds_what_push_written_pushes(core_name: str, corpus: Pa
     their draws by rule), check_written reaches the position, the plies and the first draw
     push_written does."""
     previous = use_core(core_name)
-    joined = drawn = 0
+    joined = drawn = read = 0
     try:
         for relative in ("english/OCA_2.0.pdn", "international/migo-wk2003.pdn"):
             for game in islice(read_games(corpus / relative), 400):
@@ -300,15 +300,20 @@ def test_check_written_finds_what_push_written_pushes(core_name: str, corpus: Pa
                     continue
                 board = Board(variant)
                 checked = Board.check_written(board.position, board.rules, moves)
+                runs = plain_runs(game)
+                if runs is not None:  # the same moves, read from the runs by the core
+                    assert Board.check_runs(board.position, board.rules, runs) == checked
+                    read += 1
                 played = board.push_written(moves)
                 assert checked is not None
-                assert (checked.position, checked.plies, checked.draw) == (
+                assert (checked.position, checked.plies, checked.draw, checked.moves) == (
                     board.position,
                     played,
                     board.draw,
+                    len(moves),
                 )
                 joined += any(len(m) > 2 for m in moves[:played])
                 drawn += board.draw is not None
     finally:
         use_core(previous.name)
-    assert joined > 100 and drawn > 0  # two: by repetition, at plies 75 and 137
+    assert joined > 100 and drawn > 0 and read > 500  # drawn: two, by repetition

@@ -220,6 +220,35 @@ def test_check_plain_agrees(c_core: Core) -> None:
     assert repeated > 0
 
 
+def test_check_runs_reads_the_words_check_plain_is_given(c_core: Core) -> None:
+    """check_runs on both cores: over runs of the random games' numeric moves (move numbers
+    between them, split over two runs and lines) the result of check_plain over their squares,
+    then the number of moves; a word that is not a move or a move number is refused alike."""
+    for name in RULE_ROWS:
+        g = geometry(get_variant(name))
+        written, before = _written_game(c_core, name)
+        if not all(s.isdigit() for m in written for s in m):
+            continue  # runs hold numbers only
+        words = [f"{i // 2 + 1}." * (i % 2 == 0) + " " + "-".join(m) for i, m in enumerate(written)]
+        half = len(words) // 2
+        runs = ["\n".join(words[:half]), "\t".join(words[half:])]
+        for counts in ((True, 3, 8), (False, 2, 1 << 40)):
+            out = c_core.check_runs(before[0], runs, g._names, counts, _one_written)
+            assert out == PYTHON.check_runs(before[0], runs, g._names, counts, _one_written)
+            plain = c_core.check_plain(before[0], written, g._names, counts, _one_written)
+            assert out == (*plain, len(written))
+    start = Position.start(get_variant("international"))
+    names = start.geometry._names
+    for runs in (["1. 32-28 a"], ["32-28 \u0663\u0662-28"], ["32-28\x0b19-23"]):
+        for k in (c_core, PYTHON):
+            with pytest.raises(ValueError):
+                k.check_runs(start, runs, names, (False, 3, 80), _one_written)
+    for runs in (["05-10 32-28"], ["32x28x23"], ["32-"], ["3228"]):  # not played, alike
+        out = c_core.check_runs(start, runs, names, (False, 3, 80), _one_written)
+        assert out == PYTHON.check_runs(start, runs, names, (False, 3, 80), _one_written)
+        assert out[1] == 0
+
+
 def test_large_boards_use_high_squares(c_core: Core) -> None:
     """Canadian squares lie past bit 128: the man on 13 (b10) takes 8 (c11), lands on the last
     row at 2 (d12), takes 9 (e11) backwards and ends on 15 (f10), still a man."""

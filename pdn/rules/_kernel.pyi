@@ -46,6 +46,14 @@ def check_plain(
     resolve: Callable[[Position, Sequence[str]], Move | None],
     /,
 ) -> tuple[Position, int, int, int, int]: ...
+def check_runs(
+    pos: Position,
+    runs: list[str],
+    names: dict[str, int],
+    settings: tuple[bool, int, int],
+    resolve: Callable[[Position, Sequence[str]], Move | None],
+    /,
+) -> tuple[Position, int, int, int, int, int]: ...
 def scan(
     positions: Sequence[Position], words: int, digests: bool, /
 ) -> tuple[list[int], bytes, list[tuple[int, int, tuple[int, int, int, int]]]]: ...

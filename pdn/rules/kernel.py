@@ -79,6 +79,18 @@ class Kernel(Protocol):
         """Board.push_written's loop from a new board, keeping no record: where it got and the
         first draw by rule (see pykernel.check_plain)."""
 
+    def check_runs(
+        self,
+        pos: Position,
+        runs: list[str],
+        names: dict[str, int],
+        settings: tuple[bool, int, int],
+        resolve: Callable[[Position, Sequence[str]], Move | None],
+        /,
+    ) -> tuple[Position, int, int, int, int, int]:
+        """check_plain over the moves of runs of plain moves, then the number of moves (see
+        pykernel.check_runs)."""
+
     def scan(
         self, positions: Sequence[Position], words: int, digests: bool, /
     ) -> tuple[list[int], bytes, list[tuple[int, int, Counts]]]:

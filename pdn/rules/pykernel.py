@@ -532,3 +532,31 @@ def check_plain(
         if not draw and (seen >= repetitions or quiet >= quiet_limit):
             draw, seen_there = i, seen
     return pos, i, quiet, draw, seen_there
+
+
+_RUN_CHARS = frozenset("0123456789-x.")
+
+
+def check_runs(
+    pos: Position,
+    runs: list[str],
+    names: dict[str, int],
+    settings: tuple[bool, int, int],
+    resolve: Callable[[Position, Sequence[str]], Move | None],
+) -> tuple[Position, int, int, int, int, int]:
+    """check_plain over the moves of *runs*: words of digits joined by "-" or "x" (moves) or
+    ending with "." (move numbers, left out) between spaces, tabs and line ends, each move's
+    squares its numbers (ValueError for any other character); check_plain's result, then the
+    number of moves."""
+    moves: list[Sequence[str]] = []
+    for run in runs:
+        if not isinstance(run, str):
+            raise TypeError("check_runs: a run is a str")
+        for word in run.replace("\t", " ").replace("\r", " ").replace("\n", " ").split(" "):
+            if not word:
+                continue
+            if not _RUN_CHARS.issuperset(word):
+                raise ValueError("check_runs: not a run of plain moves")
+            if word[-1] != ".":
+                moves.append(tuple(word.replace("x", "-").split("-")))
+    return (*check_plain(pos, moves, names, settings, resolve), len(moves))
