@@ -3,9 +3,12 @@
 Inputs as in issue 13: OCA_2.0.pdn (22,621 English games) and 3,800 International games
 (migo-wk2003.pdn, 190 games, repeated 20 times). Each pdn core runs `validate_file` on one core of
 the machine. On the International games, py-draughts' ``StandardBoard.from_pdn`` reads and replays
-each game's text, and dame-rs pushes each game's moves as written after a regular-expression split
-of the movetext (it has no PDN reader); both in their own venvs (see _env.py), in the same run.
-Every figure is CPU time of the process that does the work (steady on a shared machine).
+each game's text, and dame-rs pushes each game's moves as written (it has no PDN reader: its
+driver takes the words of the movetext that hold "-" or "x", comments and the result left out,
+the least work that finds the moves; each side's plies replayed are printed); both in their own
+venvs (see _env.py). The three run in turn, ROUNDS times, and each round's ratios are printed
+(the machine is shared: compare figures of one round). Every figure is CPU time of the process
+that does the work (steady on a shared machine).
 
 Then what an import asks of each core per game besides the replay (pdn.rules.position.Core.scan and
 move_texts: the digests, packed boards and material runs of its positions, its moves as text),
@@ -33,24 +36,31 @@ from pdn.rules.position import CORES, use_core
 
 REPEAT = 20
 
+ROUNDS = 3
+
 DAME = r"""
 import json, re, time
 import dame
 texts = json.load(open(PATH, encoding="utf-8"))
-MOVE = re.compile(r"\b\d{1,2}(?:[-x]\d{1,2})+\b")
-RESULT = re.compile(r"1/2-1/2|\b[0-2]-[0-2]\b|\*")
+COMMENT = re.compile(r"\{[^}]*\}")
+RESULTS = {f"{a}-{b}" for a in "012" for b in "012"} | {"1/2-1/2", "*"}
 t = time.process_time()
-ok = 0
+ok = plies = 0
 for text in texts:
-    body = RESULT.sub(" ", re.sub(r"\{[^}]*\}", " ", text.split("\n\n", 1)[-1]))
+    body = text.split("\n\n", 1)[-1]
+    if "{" in body:
+        body = COMMENT.sub(" ", body)
     board = dame.Board()
+    push = board.push
     try:
-        for move in MOVE.findall(body):
-            board.push(move)
+        for word in body.split():
+            if ("-" in word or "x" in word) and word not in RESULTS:
+                push(word)
         ok += 1
     except Exception:
         pass
-print(json.dumps({"seconds": time.process_time() - t, "games": ok}))
+    plies += board.ply
+print(json.dumps({"seconds": time.process_time() - t, "games": ok, "plies": plies}))
 """
 
 
@@ -87,16 +97,21 @@ def main() -> None:
         for label in ("OCA_2.0.pdn", migo):
             ratio = rates["c", label] / rates["python", label]
             print(f"  C kernel / Python core on {label}: {ratio:.2f}x")
-    print(f"the same {len(games)} International games elsewhere:")
-    best = rates.get(("c", migo), rates["python", migo])
-    for package, code in (("py-draughts", PY_DRAUGHTS_FROM_PDN), ("dame-rs", DAME)):
-        theirs = other_library(package, f"PATH = {str(texts)!r}\n" + code)
-        if theirs:
-            rate = theirs["games"] / theirs["seconds"]
-            print(
-                f"  {package:12s} {theirs['games']:6d} games replayed {theirs['seconds']:6.2f} s "
-                f"{rate:8,.0f} games/s; pdn {best / rate:.2f}x"
-            )
+    print(f"the same {len(games)} International games, in turn, {ROUNDS} rounds (C kernel):")
+    use_core("c" if "c" in CORES else "python")
+    for _ in range(ROUNDS):
+        seconds, reports = cpu_timed(lambda: validate_file(archive))
+        ours = len(reports) / seconds
+        line = f"  pdn {ours:6,.0f} games/s ({sum(r.plies for r in reports)} plies)"
+        for package, code in (("dame-rs", DAME), ("py-draughts", PY_DRAUGHTS_FROM_PDN)):
+            theirs = other_library(package, f"PATH = {str(texts)!r}\n" + code)
+            if theirs:
+                rate = theirs["games"] / theirs["seconds"]
+                plies = f", {theirs['plies']} plies" if "plies" in theirs else ""
+                line += (
+                    f"; {package} {rate:6,.0f} ({theirs['games']} games{plies}): {ours / rate:.2f}x"
+                )
+        print(line)
 
 
 def _replay(game: Game, replay: Replay | None) -> Replay | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pdn.game import MoveNode
 from pdn.notation import (
@@ -129,10 +130,7 @@ class Board:
         if isinstance(rules, str):
             rules = draw_rules(rules, self.variant)
         self.rules: DrawRules = rules
-        quiet, repetition = rules.moves_rule, rules.repetition
-        self._man_resets = quiet is not None and quiet.reset is QuietReset.CAPTURE_OR_MAN_MOVE
-        self._quiet_limit = 2 * quiet.moves if quiet else _NEVER  # plies
-        self._repetitions = repetition.repetitions if repetition else _NEVER
+        self._man_resets, self._repetitions, self._quiet_limit = _counts(rules)
         self._eg = _Endgame.of(rules.endgame, position) if rules.endgame else None
         self.position: Position = position
         self.quiet = 0  # plies counted towards the moves rule
@@ -336,18 +334,45 @@ class Board:
                 continue
             if i == n:
                 break
-            try:  # another written form, or no single legal move
-                found = written_moves(pos, moves[i])
-            except SquareError:
-                break
-            if len(found) != 1:
+            move = _one_written(pos, moves[i])  # another written form, or no single move
+            if move is None:
                 break
             self.position, self.quiet, self._ended = pos, quiet, ended
-            self.push(found[0])
+            self.push(move)
             pos, quiet, ended = self.position, self.quiet, self._ended
             i += 1
         self.position, self.quiet, self._ended = pos, quiet, ended
         return i
+
+    @staticmethod
+    def check_written(
+        start: Position, rules: DrawRules, moves: list[Sequence[str]]
+    ) -> Checked | None:
+        """What push_written(*moves*) finds on a new board at *start* under *rules*, found by
+        the core's check_plain without keeping the moves (replay them to have the board): how
+        far it got while each move meant exactly one legal move, the position there, and the
+        first draw by rule. None where a board needs more than that loop: Frisian idle king
+        moves, endgame rules (read from the positions)."""
+        if start.variant.frisian_orthogonal_captures or rules.endgame:
+            return None
+        counts = _counts(rules)
+        names = start.geometry._names
+        checked = core().check_plain(start, moves, names, counts, _one_written)
+        return _checked(rules, counts, *checked, len(moves))
+
+    @staticmethod
+    def check_runs(start: Position, rules: DrawRules, runs: list[str]) -> Checked | None:
+        """check_written() of the moves of *runs*, PLAIN_RUN tokens (see
+        pdn.read.movetext.plain_runs), read by the core; None also where a run holds anything
+        but moves and move numbers."""
+        if start.variant.frisian_orthogonal_captures or rules.endgame:
+            return None
+        counts = _counts(rules)
+        try:
+            checked = core().check_runs(start, runs, start.geometry._names, counts, _one_written)
+        except ValueError:
+            return None
+        return _checked(rules, counts, *checked)
 
     def _record(self, move: Move, before: Position, after: Position) -> None:
         """Put *after*, reached by *move* from *before*, on the board: the stack, the count
@@ -371,9 +396,7 @@ class Board:
 
     def _draw(self, seen: int, ply: int) -> Ending:
         """The draw reached at *ply* by a position seen *seen* times, or by the moves rule."""
-        rule = self.rules.repetition if seen >= self._repetitions else self.rules.moves_rule
-        assert rule is not None
-        return Ending(rule.kind, None, ply, rule.label, rule)
+        return _draw_ending(self.rules, seen >= self._repetitions, ply)
 
     def pop(self) -> Move:
         """Take back the last move pushed and return it; IndexError when there is none."""
@@ -434,6 +457,59 @@ class Board:
 
 
 _NEVER = 1 << 40  # the count of a rule the set does not have
+
+
+def _counts(rules: DrawRules) -> tuple[bool, int, int]:
+    """What the core's loops read of *rules*: whether a man's move resets the quiet count, the
+    repetitions and the quiet plies that end a game (_NEVER for a rule the set does not have)."""
+    quiet, repetition = rules.moves_rule, rules.repetition
+    man_resets = quiet is not None and quiet.reset is QuietReset.CAPTURE_OR_MAN_MOVE
+    quiet_limit = 2 * quiet.moves if quiet else _NEVER  # plies
+    return man_resets, repetition.repetitions if repetition else _NEVER, quiet_limit
+
+
+def _one_written(pos: Position, squares: Sequence[str]) -> Move | None:
+    """The one legal move a move written with *squares* means in *pos* (how push_written reads
+    a move the core's loop does not play), else None."""
+    try:
+        found = written_moves(pos, squares)
+    except SquareError:
+        return None
+    return found[0] if len(found) == 1 else None
+
+
+def _checked(
+    rules: DrawRules,
+    counts: tuple[bool, int, int],
+    pos: Position,
+    plies: int,
+    quiet: int,
+    ply: int,
+    seen: int,
+    moves: int,
+) -> Checked:
+    """What a check of the core found (see Board.check_written)."""
+    return Checked(pos, plies, _draw_ending(rules, seen >= counts[1], ply) if ply else None, moves)
+
+
+def _draw_ending(rules: DrawRules, repeated: bool, ply: int) -> Ending:
+    """The draw reached at *ply*: by repetition where the position was *repeated* as often as
+    the rule asks, else by the moves rule."""
+    rule = rules.repetition if repeated else rules.moves_rule
+    assert rule is not None
+    return Ending(rule.kind, None, ply, rule.label, rule)
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """What Board.check_written found: the position reached, the plies played, the first draw
+    by rule on the way, the moves written (all played when as many as the plies)."""
+
+    position: Position
+    plies: int
+    draw: Ending | None
+    moves: int
+
 
 # One change of the material: the ply, the material (white men, white kings, black men, black
 # kings; None for more pieces than any rule counts), whether a lone king stands on the main

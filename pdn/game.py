@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 
 from pdn.rules.variants import GameType, Variant
 
@@ -35,6 +35,13 @@ TAG_ALIASES = {
     "type de jeu": "GameType",
     "événement": "Event",
 }
+
+
+@lru_cache(maxsize=1024)
+def _named_variant(gametype: str) -> Variant | None:
+    """The variant a GameType tag's value names (an archive writes the same few values)."""
+    gt = GameType.parse(gametype)
+    return gt.variant() if gt else None
 
 
 @cache
@@ -349,8 +356,8 @@ class Game:
     @property
     def declared_variant(self) -> Variant | None:
         """The variant the GameType tag names, if any."""
-        gt = self.gametype
-        return gt.variant() if gt else None
+        raw = self.tags.get("GameType")
+        return _named_variant(raw) if raw else None
 
     @property
     def result(self) -> str | None:

@@ -16,7 +16,7 @@ from typing import Any
 from pdn.board import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
 from pdn.game import DeclaredResult, Game, GameWarning, MoveNode, Node, SetupNode, located
 from pdn.notation import MoveForm, move_text, written_moves
-from pdn.read.movetext import plain_moves
+from pdn.read.movetext import plain_moves, plain_runs
 from pdn.rules.draw import COMMON, DrawRules, Ending, Termination, draw_rules, ending_text
 from pdn.rules.fen import FenError, parse_fen
 from pdn.rules.geometry import BLACK, WHITE, Color
@@ -75,7 +75,7 @@ class Replay:
     variant_source: str  # "gametype", "option" or "notation"
     candidates: list[str] = field(default_factory=list)  # other variants it fits (when asked)
     rules: DrawRules = COMMON
-    moves: list[Move] = field(default_factory=list)  # the main line as replayed
+    _moves: list[Move] = field(default_factory=list)  # the main line as replayed (see moves)
     _tree: Line | None = None  # the main line as replayed (see tree)
     _items: list[Any] | None = None  # what the replay added of the main line (see _Line.run)
     plies: int = 0
@@ -90,8 +90,54 @@ class Replay:
     errors: list[MoveError] = field(default_factory=list)
     warnings: list[GameWarning] = field(default_factory=list)
     final: Position | None = None  # the last position, when the main line replayed to its end
-    positions: list[Position] = field(default_factory=list)  # before each main-line ply, then last
-    board: Board | None = None  # the main line's board as the replay left it
+    _positions: list[Position] = field(default_factory=list)  # see positions
+    _board: Board | None = None  # see board
+    # a main line of plain moves checked without a board (Board.check_written, check_runs): its
+    # start and its moves' squares (None: plain_moves of the game), pushed on a board when
+    # moves, positions or the board are first asked
+    _start: Position | None = None
+    _written: list[Sequence[str]] | None = None
+
+    def _push_written(self) -> None:
+        """Push the checked main line on a board: the moves, positions and board it leaves."""
+        assert self._start is not None
+        written = self._written or plain_moves(self.game)
+        if written is None:  # the movetext tree was built since: its moves are the same
+            written = [n.squares for n in self.game.mainline()]
+        board = Board.from_position(self._start, self.rules)
+        played = board.push_written(written)
+        assert played == self.plies, "the check and push_written disagree"
+        self._board, self._moves, self._positions = board, board.move_stack, board.positions()
+        self._start = self._written = None
+
+    @property
+    def moves(self) -> list[Move]:
+        """The main line as replayed."""
+        if self._start is not None:
+            self._push_written()
+        return self._moves
+
+    @property
+    def positions(self) -> list[Position]:
+        """The position before each main-line ply, then the last."""
+        if self._start is not None:
+            self._push_written()
+        return self._positions
+
+    @property
+    def board(self) -> Board | None:
+        """The main line's board as the replay left it (None where the start was not set)."""
+        if self._start is not None:
+            self._push_written()
+        return self._board
+
+    @property
+    def first_position(self) -> Position | None:
+        """The position before the main line's first ply (the last one where none was played);
+        None where the start could not be set."""
+        if self._start is not None:
+            return self._start
+        return self._positions[0] if self._positions else None
 
     @property
     def tree(self) -> Line:
@@ -336,12 +382,13 @@ class _Line:
         return (working or exc.moves)[0]
 
 
-def _played_past(replay: Replay, board: Board, draw: Ending) -> None:
-    """Warn of main-line moves played after a draw by rule: the rule, its ply, and, when the
-    rule ends the game by itself, a declared win that contradicts it."""
+def _played_past(replay: Replay, last: int, draw: Ending) -> None:
+    """Warn of main-line moves played after a draw by rule (the main line has *last* plies):
+    the rule, its ply, and, when the rule ends the game by itself, a declared win that
+    contradicts it."""
     rule = draw.rule
     first = replay.nodes[draw.ply]
-    after = f"the game goes on {board.ply - draw.ply} plies, from {first.raw or first.text}"
+    after = f"the game goes on {last - draw.ply} plies, from {first.raw or first.text}"
     if rule is not None and not rule.ends_game:
         text = f"{draw.text()} could be claimed at ply {draw.ply} ({rule.source}); {after}"
     else:
@@ -433,9 +480,11 @@ def replay_as(
     source: str = "option",
     rules: DrawRules = COMMON,
     moves: list[Sequence[str]] | None = None,
+    runs: list[str] | None = None,
 ) -> Replay:
-    """Replay *game* under *variant* (*moves*: see pdn.read.movetext.plain_moves: when each means
-    one legal move, they are played without building the movetext tree)."""
+    """Replay *game* under *variant* (*moves*: see pdn.read.movetext.plain_moves, or *runs*,
+    plain_runs: when each move means one legal move, they are played without building the
+    movetext tree)."""
     replay = Replay(game, variant, source, rules=rules)
     start, problem = _start(game, variant)
     if start is None:
@@ -443,6 +492,20 @@ def replay_as(
             MoveError(0, game.fen or "", game.source.line, 1, f"bad FEN tag: {problem}", kind="fen")
         )
         return replay
+    if moves is not None or runs is not None:
+        if runs is not None:
+            checked = Board.check_runs(start, rules, runs)
+        else:
+            assert moves is not None
+            checked = Board.check_written(start, rules, moves)
+        if checked is not None and checked.plies == checked.moves:  # no board: see moves
+            replay._start, replay._written = start, moves
+            replay.plies = checked.plies
+            final = replay.final = checked.position
+            _end(replay, checked.draw, checked.plies, final.turn, not final.has_moves())
+            return replay
+    if runs is not None:
+        moves = plain_moves(game)
     board = Board.from_position(start, rules)
     plain = moves is not None and board.push_written(moves) == len(moves)
     completed = plain
@@ -451,33 +514,39 @@ def replay_as(
             board = Board.from_position(start, rules)
         replay._items = []
         completed = _Line(replay, False).run(board, game.body, 1, replay._items)
-    replay.board = board
-    replay.moves = board.move_stack
+    replay._board = board
+    replay._moves = board.move_stack
     replay.plies = board.ply
-    replay.positions = board.positions()
+    replay._positions = board.positions()
     if completed:
         replay.final = board.position
-    _end(replay, board, completed)
+    stuck = completed and not board.has_legal_moves()
+    _end(replay, board.draw, board.ply, board.position.turn, stuck)
     return replay
 
 
-def _end(replay: Replay, board: Board, completed: bool) -> None:
-    """Where the rules end the game, where its written moves end, and how it really ended."""
-    draw = replay.draw = board.draw
-    last = board.ply
+def _end(replay: Replay, draw: Ending | None, last: int, turn: int, stuck: bool) -> None:
+    """Where the rules end the game, where its written moves end, and how it really ended:
+    *draw* the first draw by rule the main line reached, *last* its plies, *turn* the side to
+    move after them, *stuck* whether it replayed to its end and that side has no legal move."""
+    replay.draw = draw
     won = replay.game.outcome in (DeclaredResult.FIRST, DeclaredResult.SECOND)
-    stuck = completed and not board.has_legal_moves()
-    win = Ending(Termination.WIN, board.turn.other, last, Termination.WIN.value) if stuck else None
+    loser = Color(turn) if stuck else None  # the side to move, who has no move
+    win = None
+    if loser is not None:
+        win = Ending(Termination.WIN, loser.other, last, Termination.WIN.value)
     by_itself = draw is not None and (draw.rule is None or draw.rule.ends_game)
     replay.rules_ending = draw if by_itself else win
     if draw is not None and draw.ply < last:
-        _played_past(replay, board, draw)
+        _played_past(replay, last, draw)
     if draw is not None and not won and (by_itself or draw.ply == last):
         replay.ending = draw
     elif win is not None and last:
         replay.ending = win
-    if stuck and (replay.ending is None or replay.ending.termination is Termination.WIN):
-        _check_result(replay, board)
+    if loser is not None and (
+        replay.ending is None or replay.ending.termination is Termination.WIN
+    ):
+        _check_result(replay, loser)
     if replay.ending is not None:
         replay.termination, replay.termination_ply = replay.ending.label, replay.ending.ply
 
@@ -490,12 +559,12 @@ def ending_line(replay: Replay) -> str:
     return f"{ending.label} at ply {ending.ply}: {ending.text()}"
 
 
-def _check_result(replay: Replay, board: Board) -> None:
-    """Compare the declared result with the final position, where the side to move has no move."""
+def _check_result(replay: Replay, loser: Color) -> None:
+    """Compare the declared result with the final position, where the side to move (*loser*)
+    has no move."""
     outcome = replay.game.outcome
     if outcome is DeclaredResult.UNKNOWN:
         return
-    loser = board.turn
     first = Color.of(replay.variant.first)
     winner_declared = {DeclaredResult.FIRST: first, DeclaredResult.SECOND: first.other}.get(outcome)
     side = Color.of(loser)
@@ -531,16 +600,19 @@ def replay_game(
     which the game is legal as well are listed in ``Replay.candidates``.
     """
 
+    declared = game.declared_variant
+    if declared is not None or variant is not None:  # one variant: its moves read by the core
+        v = declared or variant
+        assert v is not None
+        source = "gametype" if declared is not None else "option"
+        runs = plain_runs(game)
+        moves = None if runs is not None else plain_moves(game)
+        return replay_as(game, v, source, draw_rules(rules, v), moves, runs)
     moves = plain_moves(game)
 
     def run(v: Variant, source: str) -> Replay:
         return replay_as(game, v, source, draw_rules(rules, v), moves)
 
-    declared = game.declared_variant
-    if declared is not None:
-        return run(declared, "gametype")
-    if variant is not None:
-        return run(variant, "option")
     names, evidence = _candidates(game, moves)
     order = [prefer, *(n for n in names if n != prefer)] if prefer in names else names
     tried: dict[str, Replay] = {}

@@ -8,11 +8,15 @@ Square numbers are worked out by hand from spec/pdn.md §6. English: 1 = b8, 4 =
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
+from pathlib import Path
 
 import pytest
 
 from pdn import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError
 from pdn.notation import MoveForm, move_text
+from pdn.read.movetext import plain_moves, plain_runs
+from pdn.read.reader import read_games
 from pdn.render.textboard import text_board
 from pdn.rules.draw import DrawRules, Ending, QuietReset, Termination, simple_rules
 from pdn.rules.fen import parse_fen
@@ -182,9 +186,19 @@ def test_push_written_records_what_push_records(core_name: str) -> None:
             for move in moves:
                 one.push(move)
             squares: list[Sequence[str]] = [move.replace("x", "-").split("-") for move in moves]
+            start = Board(name, fen, rules)
+            checked = Board.check_written(start.position, start.rules, squares)
             assert bulk.push_written(squares) == len(moves)
             assert state(bulk) == state(one)
             assert (bulk.draw.ply if bulk.draw else None) == draw_ply
+            if checked is None:  # the Italian rules count endgames: read from the positions
+                assert start.rules.endgame and name == "italian"
+            else:
+                assert (checked.position, checked.plies, checked.draw) == (
+                    bulk.position,
+                    len(moves),
+                    bulk.draw,
+                )
     finally:
         use_core(previous.name)
 
@@ -202,8 +216,10 @@ def test_push_written_stops_where_push_would_fail(core_name: str) -> None:
             ("9", "14"),
             ("25", "18"),
         ]
+        checked = Board.check_written(board.position, board.rules, moves)
         assert board.push_written(moves) == 3
         assert board.ply == 3
+        assert checked is not None and (checked.plies, checked.position) == (3, board.position)
         assert board.fen() == "W:W21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,22"
         # a square the board does not have
         assert Board("english").push_written([("11", "15"), ("11", "40")]) == 1
@@ -266,3 +282,38 @@ def test_pop_takes_back_the_draw_a_move_reached() -> None:
     assert board.ply == 7 and board.draw is None
     board.push("7-2")
     assert board.draw is not None and board.draw.ply == 8  # reached again by push()
+
+
+@pytest.mark.parametrize("core_name", CORES)
+def test_check_written_finds_what_push_written_pushes(core_name: str, corpus: Path) -> None:
+    """On corpus games (English captures written with every square, International games,
+    their draws by rule), check_written reaches the position, the plies and the first draw
+    push_written does."""
+    previous = use_core(core_name)
+    joined = drawn = read = 0
+    try:
+        for relative in ("english/OCA_2.0.pdn", "international/migo-wk2003.pdn"):
+            for game in islice(read_games(corpus / relative), 400):
+                moves = plain_moves(game)
+                variant = game.declared_variant or get_variant("english")
+                if moves is None or game.fen:
+                    continue
+                board = Board(variant)
+                checked = Board.check_written(board.position, board.rules, moves)
+                runs = plain_runs(game)
+                if runs is not None:  # the same moves, read from the runs by the core
+                    assert Board.check_runs(board.position, board.rules, runs) == checked
+                    read += 1
+                played = board.push_written(moves)
+                assert checked is not None
+                assert (checked.position, checked.plies, checked.draw, checked.moves) == (
+                    board.position,
+                    played,
+                    board.draw,
+                    len(moves),
+                )
+                joined += any(len(m) > 2 for m in moves[:played])
+                drawn += board.draw is not None
+    finally:
+        use_core(previous.name)
+    assert joined > 100 and drawn > 0 and read > 500  # drawn: two, by repetition

@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 from conftest import corpus_dir, need_core
 from pdn.archive.validate import validate_paths
+from pdn.board import _one_written
 from pdn.cli.app import app
 from pdn.rules import pykernel as PYTHON
 from pdn.rules.fen import parse_fen
@@ -136,25 +137,33 @@ def test_games_agree_move_by_move(c_core: Core) -> None:
                 pos = same(c_core, lambda k, p=pos, m=move: k.play(p, m))
 
 
+def _written_game(c_core: Core, name: str) -> tuple[list[Sequence[str]], list[Position]]:
+    """A game of 150 plies at most, each move picked by a fixed rule among the legal ones and
+    written a-b, then one never legal; the position before each written move."""
+    variant = get_variant(name)
+    g = geometry(variant)
+    pos = Position.start(variant)
+    written: list[Sequence[str]] = []
+    before: list[Position] = []
+    for ply in range(150):
+        moves = c_core.generate(pos, Duplicates.DROP)
+        if not moves:
+            break
+        move = moves[(ply * 104729) % len(moves)]
+        written.append((g.label(move.start), g.label(move.end)))
+        before.append(pos)
+        pos = c_core.play(pos, move)
+    written.append((g.label(g.squares[0]),) * 2)  # never legal
+    before.append(pos)
+    return written, before
+
+
 def test_push_plain_agrees(c_core: Core) -> None:
     """Random games written a-b, played by Board.push_written's loop on both cores: the same
     records and the same stops (an a-b that fits several captures, a draw), from any ply on."""
     for name in RULE_ROWS:
-        variant = get_variant(name)
-        g = geometry(variant)
-        pos = Position.start(variant)
-        written: list[Sequence[str]] = []
-        before: list[Position] = []  # the position before each written move
-        for ply in range(150):
-            moves = c_core.generate(pos, Duplicates.DROP)
-            if not moves:
-                break
-            move = moves[(ply * 104729) % len(moves)]
-            written.append((g.label(move.start), g.label(move.end)))
-            before.append(pos)
-            pos = c_core.play(pos, move)
-        written.append((g.label(g.squares[0]),) * 2)  # never legal
-        before.append(pos)
+        g = geometry(get_variant(name))
+        written, before = _written_game(c_core, name)
         for counts, watch in (((True, 3, 8), True), ((False, 2, 1000), False)):
             i = 0
             while i < len(written):
@@ -170,6 +179,74 @@ def test_push_plain_agrees(c_core: Core) -> None:
                 assert not draw or watch
                 assert played > i or not draw
                 i = played if draw else played + 1  # past a move not played
+
+
+def _never(pos: Position, squares: Sequence[str]) -> Move | None:
+    return None
+
+
+def test_check_plain_agrees(c_core: Core) -> None:
+    """check_plain on both cores, from any ply of the random games on: the same position
+    reached, plies played, quiet count and first draw (repetitions among them: Turkish men move
+    sideways and back, kings shuffle), with the board's reading of the moves the loop does not
+    play or without; without, the same stops as push_plain's."""
+    repeated = 0
+    for name in RULE_ROWS:
+        g = geometry(get_variant(name))
+        written, before = _written_game(c_core, name)
+        for counts in ((True, 3, 8), (False, 2, 1 << 40), (False, 3, 1 << 40)):
+            for i in range(0, len(written), 3):
+                rest = written[i:]
+                for resolve in (_one_written, _never):
+                    out = c_core.check_plain(before[i], rest, g._names, counts, resolve)
+                    assert out == PYTHON.check_plain(before[i], rest, g._names, counts, resolve)
+                pushed = c_core.push_plain(before[i], rest, 0, g._names, {}, 0, False, counts)
+                assert out[:3] == pushed[:3]  # nothing watched: no draw stops the loop
+                # the first draw counted over every position (the kernel looks back only to the
+                # last capture or crowning): the keys after each ply, the quiet count after it
+                keys = [before[i].hash_key()] + [r[3] for r in pushed[4]]
+                quiets = [r[2] for r in pushed[4][1:]] + [pushed[2]]
+                first = next(
+                    (
+                        (ply, keys[: ply + 1].count(keys[ply]))
+                        for ply in range(1, len(keys))
+                        if keys[: ply + 1].count(keys[ply]) >= counts[1]
+                        or quiets[ply - 1] >= counts[2]
+                    ),
+                    (0, 0),
+                )
+                assert out[3:] == first
+                repeated += counts[2] > 1000 and out[3] > 0
+    assert repeated > 0
+
+
+def test_check_runs_reads_the_words_check_plain_is_given(c_core: Core) -> None:
+    """check_runs on both cores: over runs of the random games' numeric moves (move numbers
+    between them, split over two runs and lines) the result of check_plain over their squares,
+    then the number of moves; a word that is not a move or a move number is refused alike."""
+    for name in RULE_ROWS:
+        g = geometry(get_variant(name))
+        written, before = _written_game(c_core, name)
+        if not all(s.isdigit() for m in written for s in m):
+            continue  # runs hold numbers only
+        words = [f"{i // 2 + 1}." * (i % 2 == 0) + " " + "-".join(m) for i, m in enumerate(written)]
+        half = len(words) // 2
+        runs = ["\n".join(words[:half]), "\t".join(words[half:])]
+        for counts in ((True, 3, 8), (False, 2, 1 << 40)):
+            out = c_core.check_runs(before[0], runs, g._names, counts, _one_written)
+            assert out == PYTHON.check_runs(before[0], runs, g._names, counts, _one_written)
+            plain = c_core.check_plain(before[0], written, g._names, counts, _one_written)
+            assert out == (*plain, len(written))
+    start = Position.start(get_variant("international"))
+    names = start.geometry._names
+    for runs in (["1. 32-28 a"], ["32-28 \u0663\u0662-28"], ["32-28\x0b19-23"]):
+        for k in (c_core, PYTHON):
+            with pytest.raises(ValueError):
+                k.check_runs(start, runs, names, (False, 3, 80), _one_written)
+    for runs in (["05-10 32-28"], ["32x28x23"], ["32-"], ["3228"]):  # not played, alike
+        out = c_core.check_runs(start, runs, names, (False, 3, 80), _one_written)
+        assert out == PYTHON.check_runs(start, runs, names, (False, 3, 80), _one_written)
+        assert out[1] == 0
 
 
 def test_large_boards_use_high_squares(c_core: Core) -> None:

@@ -84,7 +84,8 @@ def report_game(game: Game, replay: Replay | None) -> GameReport:
             encoding=src.encoding,
         )  # fmt: skip
     first_is_white = replay.variant.first == "W"
-    start_turn = replay.positions[0].turn if replay.positions else WHITE
+    first = replay.first_position
+    start_turn = first.turn if first is not None else WHITE
     offset = 0 if (start_turn == WHITE) == first_is_white else 1
     return GameReport(
         file=src.file,

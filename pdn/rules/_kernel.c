@@ -1900,6 +1900,249 @@ static PyObject *k_push_plain(PyObject *self, PyObject *const *args, Py_ssize_t 
     return Py_BuildValue("(NnlON)", pos, i, quiet, draw ? Py_True : Py_False, records);
 }
 
+/* Whether two positions hold the same pieces and side to move (as their hash keys compare). */
+static int same_pos(const Pos *a, const Pos *b) {
+    if (a->turn != b->turn) return 0;
+    for (int c = 0; c < 2; c++)
+        for (int w = 0; w < NW; w++)
+            if (a->men[c].w[w] != b->men[c].w[w] || a->kings[c].w[w] != b->kings[c].w[w]) return 0;
+    return 1;
+}
+
+/* The written moves check_plain and check_runs read: the squares of move i as bit indices
+ * (-1 where it is not a two-square move the names know; -2 on error), and its squares as
+ * Python objects for resolve (a new reference). */
+typedef struct {
+    PyObject *names;
+    PyObject *moves; /* check_plain: a list of squares */
+    PyObject **tokens; /* check_runs: each move's token, and where its word starts and ends */
+    Py_ssize_t *word;  /* 2 per move */
+} Written;
+
+/* The text of token[a:b] (a new reference): "1" to "99" from a table made once. */
+static PyObject *short_label(PyObject *token, Py_ssize_t a, Py_ssize_t b) {
+    static PyObject *labels[100];
+    Py_UCS4 c0 = b > a ? PyUnicode_READ_CHAR(token, a) : 0;
+    Py_UCS4 c1 = b - a == 2 ? PyUnicode_READ_CHAR(token, a + 1) : '0';
+    if ((b - a == 1 || b - a == 2) && c0 >= '1' && c0 <= '9' && c1 >= '0' && c1 <= '9') {
+        long n = b - a == 1 ? (long)(c0 - '0') : (long)(c0 - '0') * 10 + (long)(c1 - '0');
+        if (!labels[n] && !(labels[n] = PyUnicode_FromFormat("%ld", n))) return NULL;
+        return Py_NewRef(labels[n]);
+    }
+    return PyUnicode_Substring(token, a, b);
+}
+
+static void written_ends(Written *w, Py_ssize_t i, long *start, long *end) {
+    if (w->moves) {
+        PyObject *squares = PyList_GET_ITEM(w->moves, i);
+        *start = *end = -1;
+        if ((PyTuple_Check(squares) && PyTuple_GET_SIZE(squares) == 2) ||
+            (PyList_Check(squares) && PyList_GET_SIZE(squares) == 2)) {
+            *start = named_square(w->names, squares, 0);
+            *end = *start >= 0 ? named_square(w->names, squares, 1) : *start;
+        }
+        return;
+    }
+    PyObject *token = w->tokens[i];
+    Py_ssize_t a = w->word[2 * i], b = w->word[2 * i + 1], cut = -1;
+    for (Py_ssize_t k = a; k < b; k++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(token, k);
+        if (c == '-' || c == 'x') {
+            if (cut >= 0) cut = -2;
+            if (cut == -1) cut = k;
+        }
+    }
+    *start = *end = -1;
+    if (cut < 0) return; /* three squares or more: for resolve */
+    Py_ssize_t from[2] = {a, cut + 1}, to[2] = {cut, b};
+    long *out[2] = {start, end};
+    for (int h = 0; h < 2; h++) {
+        PyObject *key = short_label(token, from[h], to[h]);
+        if (!key) {
+            *start = *end = -2;
+            return;
+        }
+        PyObject *v = PyDict_GetItemWithError(w->names, key);
+        Py_DECREF(key);
+        long sq = v ? PyLong_AsLong(v) : -1;
+        if ((!v || sq == -1) && PyErr_Occurred()) {
+            *start = *end = -2;
+            return;
+        }
+        *out[h] = sq < 0 || sq >= MAXSQ ? -1 : sq;
+        if (*out[h] < 0) {
+            *start = *end = -1;
+            return;
+        }
+    }
+}
+
+static PyObject *written_squares(Written *w, Py_ssize_t i) {
+    if (w->moves) return Py_NewRef(PyList_GET_ITEM(w->moves, i));
+    PyObject *token = w->tokens[i];
+    Py_ssize_t a = w->word[2 * i], b = w->word[2 * i + 1];
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t k = a, from = a; out && k <= b; k++) {
+        Py_UCS4 c = k < b ? PyUnicode_READ_CHAR(token, k) : '-';
+        if (c != '-' && c != 'x') continue;
+        PyObject *part = PyUnicode_Substring(token, from, k);
+        if (!part || PyList_Append(out, part) < 0) Py_CLEAR(out);
+        Py_XDECREF(part);
+        from = k + 1;
+    }
+    if (!out) return NULL;
+    Py_SETREF(out, PyList_AsTuple(out));
+    return out;
+}
+
+/* Board.push_written's loop from a new board at p over the total moves of w, keeping no record:
+ * a move the kernel does not play is handed to resolve(position, squares), which gives the one
+ * legal move it means or None. A position can only recur since the last capture or crowning
+ * (pieces are never added, men never made), so the count of the position reached is looked for
+ * among the positions since then. Returns (position, plies, quiet, draw ply, its count). */
+static PyObject *check_written(PyObject *like, Pos p, const Rules *r, Written *w, Py_ssize_t total,
+                               PyObject *settings, PyObject *resolve) {
+    if (!PyTuple_Check(settings) || PyTuple_GET_SIZE(settings) != 3 || !PyCallable_Check(resolve))
+        return PyErr_Format(PyExc_TypeError, "check: wrong argument types");
+    int man_resets = PyObject_IsTrue(PyTuple_GET_ITEM(settings, 0));
+    long repetitions = PyLong_AsLong(PyTuple_GET_ITEM(settings, 1));
+    long quiet_limit = PyLong_AsLong(PyTuple_GET_ITEM(settings, 2));
+    if (PyErr_Occurred() || man_resets < 0) return NULL;
+    Py_ssize_t i = 0, since = 0;
+    Pos *seen_at = PyMem_Malloc((size_t)(total + 1) * sizeof(Pos)); /* the position after each ply */
+    if (!seen_at) return PyErr_NoMemory();
+    seen_at[0] = p;
+    MoveList l = {0};
+    long quiet = 0, draw = 0, draw_seen = 0;
+    int failed = 0;
+    while (i < total && (!w->moves || i < PyList_GET_SIZE(w->moves))) { /* resolve may cut it */
+        long start, end;
+        written_ends(w, i, &start, &end);
+        int at = 0;
+        if (start == -2 || end == -2 ||
+            (start >= 0 && end >= 0 && (at = one_between(r, &p, start, end, &l)) < 0)) {
+            failed = 1;
+            break;
+        }
+        CMove given;
+        const CMove *m = at ? &l.mv[at - 1] : &given;
+        if (!at) { /* another written form, or no single legal move: as push_written reads it */
+            PyObject *squares = written_squares(w, i);
+            PyObject *here = squares ? position_object(like, &p) : NULL;
+            PyObject *move = here ? PyObject_CallFunctionObjArgs(resolve, here, squares, NULL) : NULL;
+            Py_XDECREF(here);
+            Py_XDECREF(squares);
+            int err = !move || (move != Py_None && read_move(move, &given) < 0);
+            int none = move == Py_None;
+            Py_XDECREF(move);
+            if (err) failed = 1;
+            if (err || none) break;
+        }
+        int taken = bb_any(m->capmask);
+        int reset = taken || m->crowns || (man_resets && bb_test(&p.men[p.turn], m->from));
+        quiet = reset ? 0 : quiet + 1;
+        Pos child;
+        play(&p, m, &child);
+        i++;
+        if (taken || m->crowns) since = i;
+        seen_at[i] = child;
+        long seen = 1;
+        for (Py_ssize_t k = since; k < i; k++) seen += same_pos(&seen_at[k], &child);
+        if (!draw && (seen >= repetitions || quiet >= quiet_limit)) draw = (long)i, draw_seen = seen;
+        p = child;
+    }
+    list_free(&l);
+    PyMem_Free(seen_at);
+    if (failed) return NULL;
+    PyObject *after = position_object(like, &p);
+    if (!after) return NULL;
+    return Py_BuildValue("(Nnlll)", after, i, quiet, draw, draw_seen);
+}
+
+/* check_plain(pos, moves, names, settings, resolve): check_written over a list of squares (see
+ * pykernel.check_plain, its twin). */
+static PyObject *k_check_plain(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n != 5)
+        return PyErr_Format(PyExc_TypeError, "check_plain(pos, moves, names, settings, resolve)");
+    if (!PyList_Check(args[1]) || !PyDict_Check(args[2]))
+        return PyErr_Format(PyExc_TypeError, "check_plain: wrong argument types");
+    POSITION_ARG(args[0]);
+    Written w = {args[2], args[1], NULL, NULL};
+    return check_written(args[0], p, r, &w, PyList_GET_SIZE(args[1]), args[3], args[4]);
+}
+
+/* check_runs(pos, runs, names, settings, resolve): check_written over the moves of runs, words
+ * of digits joined by "-" or "x" (moves) or ending with "." (move numbers), between spaces, tabs
+ * and line ends (see pykernel.check_runs, its twin); its result, then the number of moves. */
+static PyObject *k_check_runs(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n != 5)
+        return PyErr_Format(PyExc_TypeError, "check_runs(pos, runs, names, settings, resolve)");
+    PyObject *runs = args[1];
+    if (!PyList_Check(runs) || !PyDict_Check(args[2]))
+        return PyErr_Format(PyExc_TypeError, "check_runs: wrong argument types");
+    POSITION_ARG(args[0]);
+    Py_ssize_t total = 0, room = 64;
+    PyObject **tokens = PyMem_Malloc(room * sizeof(PyObject *));
+    Py_ssize_t *word = PyMem_Malloc(2 * room * sizeof(Py_ssize_t));
+    PyObject *out = NULL;
+    if (!tokens || !word) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t t = 0; t < PyList_GET_SIZE(runs); t++) {
+        PyObject *token = PyList_GET_ITEM(runs, t);
+        if (!PyUnicode_Check(token)) {
+            PyErr_SetString(PyExc_TypeError, "check_runs: a run is a str");
+            goto done;
+        }
+        Py_ssize_t len = PyUnicode_GET_LENGTH(token), k = 0;
+        while (k < len) {
+            Py_UCS4 c = PyUnicode_READ_CHAR(token, k);
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+                k++;
+                continue;
+            }
+            Py_ssize_t a = k;
+            for (; k < len; k++) {
+                c = PyUnicode_READ_CHAR(token, k);
+                if (c == ' ' || c == '\t' || c == '\r' || c == '\n') break;
+                if (!((c >= '0' && c <= '9') || c == '-' || c == 'x' || c == '.')) {
+                    PyErr_SetString(PyExc_ValueError, "check_runs: not a run of plain moves");
+                    goto done;
+                }
+            }
+            if (PyUnicode_READ_CHAR(token, k - 1) == '.') continue; /* a move number */
+            if (total == room) {
+                room *= 2;
+                PyObject **more = PyMem_Realloc(tokens, room * sizeof(PyObject *));
+                if (more) tokens = more;
+                Py_ssize_t *wider = more ? PyMem_Realloc(word, 2 * room * sizeof(Py_ssize_t)) : NULL;
+                if (!wider) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                word = wider;
+            }
+            tokens[total] = token;
+            word[2 * total] = a;
+            word[2 * total + 1] = k;
+            total++;
+        }
+    }
+    Written w = {args[2], NULL, tokens, word};
+    PyObject *checked = check_written(args[0], p, r, &w, total, args[3], args[4]);
+    if (checked) {
+        out = Py_BuildValue("(OOOOOn)", PyTuple_GET_ITEM(checked, 0), PyTuple_GET_ITEM(checked, 1),
+                            PyTuple_GET_ITEM(checked, 2), PyTuple_GET_ITEM(checked, 3),
+                            PyTuple_GET_ITEM(checked, 4), total);
+        Py_DECREF(checked);
+    }
+done:
+    PyMem_Free(tokens);
+    PyMem_Free(word);
+    return out;
+}
+
 #include "../engine/_search.c" /* the built-in engine's search, on this kernel */
 
 static PyMethodDef methods[] = {
@@ -1926,6 +2169,10 @@ static PyMethodDef methods[] = {
     {"push_plain", (PyCFunction)(void (*)(void))k_push_plain, METH_FASTCALL,
      "push_plain(pos, moves, i, names, history, quiet, watch, settings): "
      "Board.push_written's loop."},
+    {"check_plain", (PyCFunction)(void (*)(void))k_check_plain, METH_FASTCALL,
+     "check_plain(pos, moves, names, settings, resolve): push_written's loop, no records."},
+    {"check_runs", (PyCFunction)(void (*)(void))k_check_runs, METH_FASTCALL,
+     "check_runs(pos, runs, names, settings, resolve): check_plain over runs of plain moves."},
     {"moves_between", (PyCFunction)(void (*)(void))k_moves_between, METH_FASTCALL,
      "moves_between(pos, start, end): the legal moves from start to end."},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,

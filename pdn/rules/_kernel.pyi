@@ -38,6 +38,22 @@ def push_plain(
     settings: tuple[bool, int, int],
     /,
 ) -> tuple[Position, int, int, bool, list[Pushed]]: ...
+def check_plain(
+    pos: Position,
+    moves: list[Sequence[str]],
+    names: dict[str, int],
+    settings: tuple[bool, int, int],
+    resolve: Callable[[Position, Sequence[str]], Move | None],
+    /,
+) -> tuple[Position, int, int, int, int]: ...
+def check_runs(
+    pos: Position,
+    runs: list[str],
+    names: dict[str, int],
+    settings: tuple[bool, int, int],
+    resolve: Callable[[Position, Sequence[str]], Move | None],
+    /,
+) -> tuple[Position, int, int, int, int, int]: ...
 def scan(
     positions: Sequence[Position], words: int, digests: bool, /
 ) -> tuple[list[int], bytes, list[tuple[int, int, tuple[int, int, int, int]]]]: ...

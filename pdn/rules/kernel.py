@@ -5,7 +5,7 @@ the C module is set up with. pdn/rules/position.py chooses the one in use.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from pdn.rules.geometry import BLACK, WHITE, Direction, Geometry
@@ -66,6 +66,30 @@ class Kernel(Protocol):
     ) -> tuple[Position, int, int, bool, list[Pushed]]:
         """Board.push_written's loop over moves written with two squares: the records of the
         moves played, for the board to keep (see pykernel.push_plain)."""
+
+    def check_plain(
+        self,
+        pos: Position,
+        moves: list[Sequence[str]],
+        names: dict[str, int],
+        settings: tuple[bool, int, int],
+        resolve: Callable[[Position, Sequence[str]], Move | None],
+        /,
+    ) -> tuple[Position, int, int, int, int]:
+        """Board.push_written's loop from a new board, keeping no record: where it got and the
+        first draw by rule (see pykernel.check_plain)."""
+
+    def check_runs(
+        self,
+        pos: Position,
+        runs: list[str],
+        names: dict[str, int],
+        settings: tuple[bool, int, int],
+        resolve: Callable[[Position, Sequence[str]], Move | None],
+        /,
+    ) -> tuple[Position, int, int, int, int, int]:
+        """check_plain over the moves of runs of plain moves, then the number of moves (see
+        pykernel.check_runs)."""
 
     def scan(
         self, positions: Sequence[Position], words: int, digests: bool, /

@@ -486,3 +486,77 @@ def push_plain(
         if watch and (seen >= repetitions or quiet >= quiet_limit):
             return pos, i, quiet, True, records
     return pos, i, quiet, False, records
+
+
+def check_plain(
+    pos: Position,
+    moves: list[Sequence[str]],
+    names: dict[str, int],
+    settings: tuple[bool, int, int],
+    resolve: Callable[[Position, Sequence[str]], Move | None],
+) -> tuple[Position, int, int, int, int]:
+    """Board.push_written's loop from a new board at *pos* (seen once, no quiet ply yet),
+    keeping no record: each move as push_plain plays it, else the one legal move
+    ``resolve(position, squares)`` gives (None: the loop stops there). Returns the position
+    reached, the index of the first move not played, the quiet count, the ply of the first draw
+    by rule reached (0 for none: the loop goes on past it, as push_written does) and the times
+    the position there had stood on the board."""
+    man_resets, repetitions, quiet_limit = settings
+    history = {pos.hash_key(): 1}
+    quiet = draw = seen_there = 0
+    i, n = 0, len(moves)
+    while i < n:
+        squares = moves[i]
+        move = None
+        if len(squares) == 2:
+            start, end = names.get(squares[0]), names.get(squares[1])
+            if start is not None and end is not None:
+                found = moves_between(pos, start, end)
+                move = found[0] if len(found) == 1 else None
+        if move is None:
+            move = resolve(pos, squares)
+            if move is None:
+                break
+        if (
+            move.captured
+            or move.crowns
+            or (man_resets and pos.pieces(pos.turn)[0] >> move.path[0] & 1)
+        ):
+            quiet = 0
+        else:
+            quiet += 1
+        pos = play(pos, move)
+        key = pos.hash_key()
+        seen = history[key] = history.get(key, 0) + 1
+        i += 1
+        if not draw and (seen >= repetitions or quiet >= quiet_limit):
+            draw, seen_there = i, seen
+    return pos, i, quiet, draw, seen_there
+
+
+_RUN_CHARS = frozenset("0123456789-x.")
+
+
+def check_runs(
+    pos: Position,
+    runs: list[str],
+    names: dict[str, int],
+    settings: tuple[bool, int, int],
+    resolve: Callable[[Position, Sequence[str]], Move | None],
+) -> tuple[Position, int, int, int, int, int]:
+    """check_plain over the moves of *runs*: words of digits joined by "-" or "x" (moves) or
+    ending with "." (move numbers, left out) between spaces, tabs and line ends, each move's
+    squares its numbers (ValueError for any other character); check_plain's result, then the
+    number of moves."""
+    moves: list[Sequence[str]] = []
+    for run in runs:
+        if not isinstance(run, str):
+            raise TypeError("check_runs: a run is a str")
+        for word in run.replace("\t", " ").replace("\r", " ").replace("\n", " ").split(" "):
+            if not word:
+                continue
+            if not _RUN_CHARS.issuperset(word):
+                raise ValueError("check_runs: not a run of plain moves")
+            if word[-1] != ".":
+                moves.append(tuple(word.replace("x", "-").split("-")))
+    return (*check_plain(pos, moves, names, settings, resolve), len(moves))
