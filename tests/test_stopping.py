@@ -174,12 +174,13 @@ def frozen_halfway(parent: int) -> None:
     while True:
         wait_for(lambda: any(_working(w) for w in children(parent)), 300)
         os.kill(parent, signal.SIGSTOP)
-        busy = [w for w in children(parent) if _working(w)]
-        if busy:
+        if any(_working(w) for w in children(parent)):
             break
         os.kill(parent, signal.SIGCONT)  # the task done meanwhile: the next one
-    wait_for(lambda: any(_sending(w) for w in busy), 300)  # the task done, the result waits
-    os.kill(next(w for w in busy if _sending(w)), signal.SIGSTOP)
+    # the task done, its result waits; or an idle worker took a queued task meanwhile and
+    # sends first, holding the pipe's lock while the busy one waits for it: either is halfway
+    wait_for(lambda: any(_sending(w) for w in children(parent)), 300)
+    os.kill(next(w for w in children(parent) if _sending(w)), signal.SIGSTOP)
     os.kill(parent, signal.SIGCONT)
     wait_for(lambda: _reading_rest(parent), 60)
 
