@@ -4,7 +4,7 @@ cli/output.py (:func:`print_table` is the one way to print rows)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -304,18 +304,30 @@ def progress_bar(verb: str, files: list[Path], shown: bool = True) -> Iterator[P
     from rich.progress import Progress as Bar
 
     total = sum(f.stat().st_size for f in files)
-    columns = [TextColumn(verb), BarColumn(), TextColumn("{task.fields[games]:,} games")]
+    columns = [TextColumn("{task.description}"), BarColumn(),
+               TextColumn("{task.fields[games]:,} games")]  # fmt: skip
     if total >= SMALL:
         columns.append(DownloadColumn())
     columns.append(TimeRemainingColumn())
     bar = Bar(*columns, console=Console(stderr=True), transient=True)
     task = bar.add_task(verb, total=total, games=0)
-    count = 0
-
-    def told(games: int, done: int) -> None:
-        nonlocal count
-        count += games
-        bar.update(task, advance=done, games=count)
-
     with bar:
-        yield told
+        yield BarProgress(lambda **changes: bar.update(task, **changes), verb)
+
+
+@dataclass(slots=True)
+class BarProgress:
+    """What a progress bar is told: games and bytes done, and what a command does once every
+    game is (its last phase, shown in the verb's place)."""
+
+    update: Callable[..., None]
+    verb: str
+    games: int = 0
+
+    def __call__(self, games: int, done: int) -> None:
+        self.games += games
+        self.update(advance=done, games=self.games)
+
+    def phase(self, text: str) -> None:
+        """Show *text* after the verb: the games are done, the command is not."""
+        self.update(description=f"{self.verb}: {text}")

@@ -7,6 +7,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from pdn.cli.common import (
+    BarProgress,
     CandidatesOpt,
     ClusterOpt,
     DbOpt,
@@ -46,8 +47,10 @@ def import_command(
     engine = open_db(db, create=True)
     try:
         with pipeline_run("importing", paths, variant, workers, cluster) as run:
+            phase = run.progress.phase if isinstance(run.progress, BarProgress) else None
             stats = import_paths(engine, run.files, variant, rules, run.runner, run.progress,
-                                 candidates=candidates, on_problem=run.problem)  # fmt: skip
+                                 candidates=candidates, on_problem=run.problem,
+                                 finishing=phase)  # fmt: skip
     except (OSError, SQLAlchemyError) as exc:  # games written so far stay; a re-run finishes
         fail(f"{shown(db)}: import stopped: {db_reason(exc, db)}; run it again to finish it", 1)
     for warning in stats.warnings:

@@ -38,6 +38,7 @@ from conftest import (
 from pdn.archive.parallel import Task
 from pdn.archive.pipeline import Options
 from pdn.cli.app import app
+from pdn.cli.common import BarProgress
 from pdn.db.connection import DatabaseRefused, open_database
 from pdn.db.questions import GameFilter, explore, find_games
 from pdn.db.records import Record
@@ -99,6 +100,25 @@ def test_import_samples_then_again_adds_nothing(db: str) -> None:
     assert first.pdn in (SAMPLES / "english-oca-first20.pdn").read_text(encoding="utf-8")
     assert first.moves.split()[:3] == ["11-15", "24-20", "8-11"]
     engine.dispose()
+
+
+def test_an_import_tells_what_it_does_once_the_games_are_written(tmp_path: Path) -> None:
+    # minutes on a million games, where the progress bar stood still at its end
+    engine = open_database(str(tmp_path / "told.db"))
+    told: list[str] = []
+    import_paths(engine, [SAMPLES / "english-oca-first20.pdn"], finishing=told.append)
+    assert told == ["sorting the positions in", "vacuuming the new database"]
+    told.clear()
+    import_paths(engine, [SAMPLES / "pool-3-vs-1-king-theory.pdn"], finishing=told.append)
+    assert told == ["sorting the positions in"]  # not new: the staged rows' pages given back
+    engine.dispose()
+    bar: list[dict[str, object]] = []
+    shown = BarProgress(lambda **changes: bar.append(changes), "importing")
+    shown(3, 300)
+    shown(2, 200)
+    shown.phase("sorting the positions in")
+    assert bar == [{"advance": 300, "games": 3}, {"advance": 200, "games": 5},
+                   {"description": "importing: sorting the positions in"}]  # fmt: skip
 
 
 def test_invalid_games_are_stored_with_their_errors(db: str, tmp_path: Path) -> None:
