@@ -46,8 +46,8 @@ def main() -> None:
     made_after = store.made_after
 
     @contextmanager
-    def timed_indexes(engine: Any, finishing: Any = None) -> Iterator[None]:
-        with made_after(engine, finishing):
+    def timed_indexes(engine: Any, finishing: Any = None, vacuum: bool = True) -> Iterator[None]:
+        with made_after(engine, finishing, vacuum):
             yield
             SPENT["(mark)"] = time.process_time()
         SPENT["positions in, indexes at the end"] += time.process_time() - SPENT.pop("(mark)")

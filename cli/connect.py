@@ -40,7 +40,7 @@ def import_into(db: str, files: list[Path]) -> ImportStats:
 
     engine = open_db(db, create=True)
     try:
-        return import_paths(engine, files)
+        return import_paths(engine, files, vacuum=False)  # read once, then gone
     except (OSError, SQLAlchemyError) as exc:
         fail(f"{shown(db)}: import stopped: {db_reason(exc, db)}", 1)
     finally:

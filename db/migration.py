@@ -27,8 +27,15 @@ def _add_analysis(conn: Connection) -> None:
     AnalysisRow.__table__.create(conn, checkfirst=True)  # type: ignore[attr-defined]
 
 
+FIRST_ID = -(1 << 63)  # below every game id: where a walk over the games in id order begins
+OPENINGS_AT_ONCE = 10_000  # games whose opening digests are read and written at a time
+
+
 def _to_6(conn: Connection) -> None:
-    """Schema 5 to 6: positions for plies, the games' texts packed."""
+    """Schema 5 to 6: positions for plies, the games' texts packed (statements over every row:
+    on PostgreSQL without the statement timeout)."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
     _positions_from_plies(conn)
     _compress_texts(conn)
 
@@ -44,15 +51,13 @@ def _positions_from_plies(conn: Connection) -> None:
         "INSERT INTO positions (digest, game_id, ply, move) SELECT before, game_id, ply - 1, "
         "move FROM plies ORDER BY before, game_id, ply"
     )
-    run(
-        "INSERT INTO positions (digest, game_id, ply, move) SELECT p.after, p.game_id, p.ply, "
-        "NULL FROM plies p WHERE NOT EXISTS (SELECT 1 FROM plies q WHERE q.game_id = "
-        "p.game_id AND q.ply = p.ply + 1) ORDER BY p.after, p.game_id"
-    )
     run(  # a game with no move: its start (stored as its last position) is all it reached
-        "INSERT INTO positions (digest, game_id, ply, move) SELECT final_hash, id, 0, NULL "
-        "FROM games g WHERE final_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM plies p "
-        "WHERE p.game_id = g.id)"
+        "INSERT INTO positions (digest, game_id, ply, move) SELECT * FROM (SELECT p.after AS "
+        "digest, p.game_id AS game_id, p.ply AS ply, NULL AS move FROM plies p WHERE NOT "
+        "EXISTS (SELECT 1 FROM plies q WHERE q.game_id = p.game_id AND q.ply = p.ply + 1) "
+        "UNION ALL SELECT final_hash, id, 0, NULL FROM games g WHERE final_hash IS NOT NULL "
+        "AND NOT EXISTS (SELECT 1 FROM plies p WHERE p.game_id = g.id)) AS last "
+        "ORDER BY digest, game_id"
     )
     empty = (
         "BYTEA NOT NULL DEFAULT ''"
@@ -61,13 +66,13 @@ def _positions_from_plies(conn: Connection) -> None:
     )
     run(f"ALTER TABLE games ADD COLUMN opening {empty}")
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    games = text("SELECT id FROM games WHERE id > :last ORDER BY id LIMIT 10000")
+    games = text(f"SELECT id FROM games WHERE id > :last ORDER BY id LIMIT {OPENINGS_AT_ONCE}")
     firsts = text(
         f"SELECT game_id, after FROM plies WHERE game_id BETWEEN :low AND :high AND ply <= "
         f"{OPENING_PLIES_KEPT} ORDER BY game_id, ply"
     )
-    last = -(2**63)
-    while ids := conn.execute(games, {"last": last}).scalars().all():  # 10,000 games at once
+    last = FIRST_ID
+    while ids := conn.execute(games, {"last": last}).scalars().all():
         rows = conn.execute(firsts, {"low": ids[0], "high": ids[-1]})
         kept = [
             (opening_blob([0, *(after for _, after in group)]), gid)
@@ -100,10 +105,8 @@ def _compress_texts(conn: Connection) -> None:
         )).scalar()  # fmt: skip
         if kind == "bytea":
             return
-        for column, as_bytes in _AS_BYTES.items():
-            conn.exec_driver_sql(
-                f"ALTER TABLE games ALTER COLUMN {column} TYPE bytea USING {as_bytes}"
-            )
+        altered = ", ".join(f"ALTER COLUMN {c} TYPE bytea USING {b}" for c, b in _AS_BYTES.items())
+        conn.exec_driver_sql(f"ALTER TABLE games {altered}")  # one rewrite of the table
         plain = "TRUE"
     else:
         plain = (
@@ -116,7 +119,7 @@ def _compress_texts(conn: Connection) -> None:
     write = update(GameRow).where(GameRow.id == bindparam("gid"))
     write = write.values(pdn=bindparam("t"), game_hash=bindparam("g"), moves_hash=bindparam("m"))
     utf8 = conn.dialect.name == "postgresql"  # its texts are bytea by now, packed by none
-    after = -(1 << 63)
+    after = FIRST_ID
     while rows := conn.execute(batch, {"after": after, "n": PACKED_AT_ONCE}).all():
         converted = [  # PackedText and HexDigest convert what schema 5 wrote, pass bytes on
             {"gid": gid, "t": bytes(t).decode("utf-8") if utf8 else t, "g": g, "m": m}

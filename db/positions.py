@@ -15,9 +15,9 @@ import sqlite3
 import struct
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, Engine, Select, Subquery, select, union_all
+from sqlalchemy import Connection, Engine, Select, Subquery, select, union, union_all
 
-from pdn.db.schema import OPENING_PLIES_KEPT, STAGED, PositionRow
+from pdn.db.schema import DIGEST_BYTES, OPENING_PLIES_KEPT, STAGED, PositionRow
 
 Row = tuple[int, int, int, str | None]  # digest, game id, position, the move played from it
 
@@ -36,14 +36,15 @@ OFFSET = 1 << 63  # digests are kept as unsigned numbers this much larger: bytes
 
 def opening_blob(digests: Sequence[int]) -> bytes:
     """games.opening: the digests of the positions after the first OPENING_PLIES_KEPT plies
-    (*digests* start with the start position's), 8 bytes each, big-endian, OFFSET added."""
+    (*digests* start with the start position's), DIGEST_BYTES each, big-endian, OFFSET
+    added."""
     kept = [d + OFFSET for d in digests[1 : OPENING_PLIES_KEPT + 1]]
     return struct.pack(f">{len(kept)}Q", *kept)
 
 
 def opening_digests(blob: bytes) -> list[int]:
     """The digests games.opening holds, in ply order."""
-    return [d - OFFSET for d in struct.unpack(f">{len(blob) // 8}Q", blob)]
+    return [d - OFFSET for d in struct.unpack(f">{len(blob) // DIGEST_BYTES}Q", blob)]
 
 
 def reaching(engine: Engine, digest: int) -> Subquery:
@@ -56,10 +57,11 @@ def reaching(engine: Engine, digest: int) -> Subquery:
 
 
 def every_position(engine: Engine) -> Subquery:
-    """The rows of every position, staged ones included (columns as :func:`reaching`)."""
+    """The rows of every position, staged ones included, each once (columns as
+    :func:`reaching`: a game stored anew from an earlier place stages its rows again)."""
     if not _any_staged(engine):
         return _stored().subquery()
-    return union_all(_stored(), _staged()).subquery()
+    return union(_stored(), _staged()).subquery()
 
 
 def _any_staged(engine: Engine) -> bool:
@@ -80,10 +82,12 @@ COLUMNS = "digest, game_id, ply, move"
 
 def move_staged(conn: Connection, give_back: bool = True) -> None:
     """Move the staged rows into the positions table in digest order (a row there already, as
-    a task run again or a game stored anew from an earlier place writes, stays as it is); into
-    SQLite, their pages given back (*give_back*) unless the database is vacuumed after."""
+    a game stored anew from an earlier place stages it again, stays as it is); into SQLite,
+    their pages given back (*give_back*) unless the database is vacuumed after. One statement:
+    on PostgreSQL without the statement timeout (minutes on a million games)."""
     table, staged = PositionRow.__tablename__, STAGED.name
     if conn.dialect.name == "postgresql":  # rows staged meanwhile by another import stay
+        conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
         conn.exec_driver_sql(
             f"WITH moved AS (DELETE FROM {staged} RETURNING {COLUMNS}) INSERT INTO {table} "
             f"({COLUMNS}) SELECT {COLUMNS} FROM moved ORDER BY digest, game_id, ply "
@@ -97,19 +101,23 @@ def move_staged(conn: Connection, give_back: bool = True) -> None:
         "ORDER BY digest, game_id, ply"
     )
     conn.exec_driver_sql(f"DELETE FROM {staged}")
-    if not give_back:
-        return
     driver = conn.connection.driver_connection
     assert driver is not None
+    if not give_back or driver.execute("PRAGMA auto_vacuum").fetchone()[0] != INCREMENTAL:
+        return  # a database of schema 5 keeps its free pages for the rows to come
     free = driver.execute("PRAGMA freelist_count").fetchone()[0]
     for _ in range(free):  # the staged rows' pages given back, a page a step of the statement
         driver.execute("PRAGMA incremental_vacuum")  # (Python's sqlite3 takes one step)
 
 
-def vacuum(engine: Engine) -> None:
+INCREMENTAL = 2  # PRAGMA auto_vacuum: pages given back when asked (pdn.db.connection sets it)
+
+
+def vacuum_database(engine: Engine) -> None:
     """Rewrite an SQLite database whole, its pages full (a new database's tables, written in the
-    order of hash keys, leave its pages a third empty: 516 MB against 463 for the 100,000-game
-    slice); not while another writer holds it (then it stays as it is)."""
+    order of hash keys, leave about a tenth of its bytes empty: 516 MB against 463 for the
+    100,000-game slice); not while another writer holds it, nor when it fails otherwise (a
+    full disk): then it stays as it is, whole."""
     raw = engine.raw_connection()
     driver = raw.driver_connection
     assert driver is not None
@@ -117,7 +125,7 @@ def vacuum(engine: Engine) -> None:
     try:
         driver.execute("PRAGMA busy_timeout = 1000")
         driver.execute("VACUUM")
-    except sqlite3.OperationalError:  # busy: another import writes
+    except sqlite3.OperationalError:  # busy (another import writes), or no room for the copy
         pass
     finally:
         driver.execute(f"PRAGMA busy_timeout = {int(wait)}")

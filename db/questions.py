@@ -36,7 +36,14 @@ from pdn.archive.players import Aliases
 from pdn.archive.selection import Pattern
 from pdn.db.analysis import judged_conditions
 from pdn.db.positions import every_position, opening_digests, reaching
-from pdn.db.schema import NUL_SHOWN, OPENING_PLIES_KEPT, GameRow, SourceFile, opening_digest
+from pdn.db.schema import (
+    NUL_SHOWN,
+    OPENING_PLIES_KEPT,
+    GameRow,
+    SourceFile,
+    opening_digest,
+    opening_reaches,
+)
 from pdn.db.search import least_material, material_games, most_pieces, pattern_games
 from pdn.rules.draw import LABELS, OLD_LABELS, Termination
 from pdn.rules.fen import parse_fen
@@ -374,9 +381,9 @@ def opening_stats(
 def _by_position_after(engine: Engine, plies: int) -> Select[*tuple[Any, ...]]:
     """The games from the start counted by the position after their first *plies* plies."""
     counted = select(func.min(GameRow.place).label("first"), *_counts(GameRow.id, GameRow.winner))
-    if plies <= OPENING_PLIES_KEPT:  # kept with each game (8 bytes: not a column of the frame)
+    if plies <= OPENING_PLIES_KEPT:  # kept with each game (bytes: not a column of the frame)
         key = opening_digest(plies)
-        counted = counted.where(func.length(GameRow.opening) >= 8 * plies)
+        counted = counted.where(opening_reaches(plies))
         return counted.where(GameRow.from_start).group_by(key)
     every = every_position(engine)
     counted = counted.join(every, GameRow.id == every.c.game_id).where(every.c.ply == plies)

@@ -170,10 +170,20 @@ STAGED = Table(
 )
 
 
+DIGEST_BYTES = 8  # a position's digest in games.opening
+
+
 def opening_digest(ply: int) -> ColumnElement[bytes]:
-    """The digest after ply *ply* (1 to OPENING_PLIES_KEPT) in games.opening, as 8 bytes
+    """The digest after ply *ply* (1 to OPENING_PLIES_KEPT) in games.opening, as its bytes
     (see pdn.db.positions.opening_blob); empty for a game of fewer plies."""
-    return func.substr(GameRow.opening, 8 * (ply - 1) + 1, 8)
+    return func.substr(GameRow.opening, DIGEST_BYTES * (ply - 1) + 1, DIGEST_BYTES)
+
+
+def opening_reaches(ply: int) -> ColumnElement[bool]:
+    """The game has a ply *ply* (up to OPENING_PLIES_KEPT): games.opening holds its digest."""
+    if not 1 <= ply <= OPENING_PLIES_KEPT:
+        raise ValueError(f"games.opening keeps plies 1 to {OPENING_PLIES_KEPT}, not {ply}")
+    return func.length(GameRow.opening) >= DIGEST_BYTES * ply
 
 
 class MaterialRow(Base):

@@ -55,7 +55,7 @@ from pdn.archive.pipeline import (
 )
 from pdn.archive.validate import GameReport
 from pdn.db.connection import connect
-from pdn.db.positions import move_staged, vacuum
+from pdn.db.positions import move_staged, vacuum_database
 from pdn.db.records import Record, build_record, place
 from pdn.db.schema import (
     NUL_SHOWN,
@@ -160,6 +160,7 @@ def import_paths(
     candidates: bool = False,
     on_problem: OnProblem | None = None,
     finishing: Callable[[str], None] | None = None,
+    vacuum: bool = True,
 ) -> ImportStats:
     """Import every game under *paths* into the database of *engine*, replayed in this process,
     in *workers* local processes or on a Dask cluster's runner, with the same result (see
@@ -168,7 +169,7 @@ def import_paths(
     games and bytes done, *on_problem* of the files not read. With *candidates*, games are also
     replayed under the other variants their notation allows, and those that fit one as well are
     counted. *finishing* is told what the import does once every game is written (sorting the
-    positions in, vacuuming a new database: minutes on a million games)."""
+    positions in, vacuuming a new database unless not *vacuum*: minutes on a million games)."""
     stats = ImportStats()
     options = Options(variant, rules, candidates=candidates)
     runner = as_runner(workers)
@@ -196,7 +197,7 @@ def import_paths(
         results = _import_here(engine, tasks, ids, options, runner, progress, batch, told, run)
     total = SpanCounts()
     whole: list[tuple[int, int]] = []  # files read whole (id, games), marked so in groups
-    with made_after(engine, finishing):
+    with made_after(engine, finishing, vacuum):
         for ft, counts in results:
             total.add(counts)
             if ft.task.last and ft.task.path.stat().st_size < sizes[ft.task.path]:
@@ -229,12 +230,15 @@ def record_of(game: Game, replay: Replay | None) -> Record | None:
 
 
 @contextmanager
-def made_after(engine: Engine, finishing: Callable[[str], None] | None = None) -> Iterator[None]:
+def made_after(
+    engine: Engine, finishing: Callable[[str], None] | None = None, vacuum: bool = True
+) -> Iterator[None]:
     """What is made once every row of an import is in: the positions it staged moved into
     their table, sorted (pdn.db.positions), and into an empty SQLite database the indexes of
-    the material runs (one sort instead of an insert per row), then the database vacuumed. A
-    run killed before leaves them to be made when the database is next opened to write.
-    *finishing* is told of each step."""
+    the material runs (one sort instead of an insert per row), then the database vacuumed
+    (unless not *vacuum*). Only once the import has written every game: one stopped or failed
+    leaves them to be made when the database is next opened to write. *finishing* is told of
+    each step."""
     told = finishing or (lambda _: None)
     with engine.connect() as conn:
         empty = conn.dialect.name == "sqlite" and conn.execute(select(GameRow.id)).first() is None
@@ -243,22 +247,15 @@ def made_after(engine: Engine, finishing: Callable[[str], None] | None = None) -
         with engine.begin() as conn:
             for index in later:
                 index.drop(conn, checkfirst=True)
-    stopped = False
-    try:
-        yield
-    except KeyboardInterrupt:  # stopped: at once, they are made when next opened to write
-        stopped = True
-        raise
-    finally:
-        if not stopped:
-            told("sorting the positions in")
-            with engine.begin() as conn:
-                move_staged(conn, give_back=not empty)
-                for index in later:
-                    index.create(conn, checkfirst=True)
-            if empty:
-                told("vacuuming the new database")
-                vacuum(engine)
+    yield  # stopped or failed: at once (a full disk would fail the sort as well)
+    told("sorting the positions in")
+    with engine.begin() as conn:
+        move_staged(conn, give_back=not (empty and vacuum))
+        for index in later:
+            index.create(conn, checkfirst=True)
+    if empty and vacuum:
+        told("vacuuming the new database")
+        vacuum_database(engine)
 
 
 def span_records(

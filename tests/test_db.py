@@ -112,6 +112,14 @@ def test_an_import_tells_what_it_does_once_the_games_are_written(tmp_path: Path)
     import_paths(engine, [SAMPLES / "pool-3-vs-1-king-theory.pdn"], finishing=told.append)
     assert told == ["sorting the positions in"]  # not new: the staged rows' pages given back
     engine.dispose()
+    with sqlite3.connect(tmp_path / "told.db") as raw:
+        assert raw.execute("PRAGMA auto_vacuum").fetchone() == (2,)  # incremental
+        assert raw.execute("PRAGMA freelist_count").fetchone() == (0,)
+    raw.close()
+    told.clear()  # a database read once, then gone (pdn report FILES): not vacuumed
+    import_paths(open_database(str(tmp_path / "once.db")), [SAMPLES], finishing=told.append,
+                 vacuum=False)  # fmt: skip
+    assert told == ["sorting the positions in"]
     bar: list[dict[str, object]] = []
     shown = BarProgress(lambda **changes: bar.append(changes), "importing")
     shown(3, 300)
