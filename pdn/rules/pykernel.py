@@ -437,6 +437,26 @@ def move_texts(
     return texts
 
 
+def _plain_move(pos: Position, squares: Sequence[str], names: dict[str, int]) -> Move | None:
+    """The one legal move between the two squares *names* knows of *squares* (None: not two
+    known squares, or not exactly one such move)."""
+    if len(squares) != 2:
+        return None
+    start, end = names.get(squares[0]), names.get(squares[1])
+    if start is None or end is None:
+        return None
+    found = moves_between(pos, start, end)
+    return found[0] if len(found) == 1 else None
+
+
+def _quiet_after(pos: Position, move: Move, quiet: int, man_resets: bool) -> int:
+    """The quiet count after *move* from *pos*: reset by a capture or a crowning, and by a man's
+    move where *man_resets*; else one more."""
+    if move.captured or move.crowns or (man_resets and pos.pieces(pos.turn)[0] >> move.path[0] & 1):
+        return 0
+    return quiet + 1
+
+
 def push_plain(
     pos: Position,
     moves: list[Sequence[str]],
@@ -459,27 +479,13 @@ def push_plain(
     records: list[Pushed] = []
     n = len(moves)
     while i < n:
-        squares = moves[i]
-        if len(squares) != 2:
+        move = _plain_move(pos, moves[i], names)
+        if move is None:
             break
-        start, end = names.get(squares[0]), names.get(squares[1])
-        if start is None or end is None:
-            break
-        found = moves_between(pos, start, end)
-        if len(found) != 1:
-            break
-        move = found[0]
         after = play(pos, move)
         key = after.hash_key()
         records.append((move, pos, quiet, key))
-        if (
-            move.captured
-            or move.crowns
-            or (man_resets and pos.pieces(pos.turn)[0] >> move.path[0] & 1)
-        ):
-            quiet = 0
-        else:
-            quiet += 1
+        quiet = _quiet_after(pos, move, quiet, man_resets)
         seen = history[key] = history.get(key, 0) + 1
         pos = after
         i += 1
@@ -506,25 +512,12 @@ def check_plain(
     quiet = draw = seen_there = 0
     i, n = 0, len(moves)
     while i < n:
-        squares = moves[i]
-        move = None
-        if len(squares) == 2:
-            start, end = names.get(squares[0]), names.get(squares[1])
-            if start is not None and end is not None:
-                found = moves_between(pos, start, end)
-                move = found[0] if len(found) == 1 else None
+        move = _plain_move(pos, moves[i], names)
+        if move is None:  # not a plain move the loop knows: the board's reading finds it
+            move = resolve(pos, moves[i])
         if move is None:
-            move = resolve(pos, squares)
-            if move is None:
-                break
-        if (
-            move.captured
-            or move.crowns
-            or (man_resets and pos.pieces(pos.turn)[0] >> move.path[0] & 1)
-        ):
-            quiet = 0
-        else:
-            quiet += 1
+            break
+        quiet = _quiet_after(pos, move, quiet, man_resets)
         pos = play(pos, move)
         key = pos.hash_key()
         seen = history[key] = history.get(key, 0) + 1
