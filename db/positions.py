@@ -66,7 +66,12 @@ def every_position(engine: Engine) -> Subquery:
 
 def _any_staged(engine: Engine) -> bool:
     with engine.connect() as conn:
-        return conn.execute(select(STAGED.c.digest).limit(1)).first() is not None
+        return _staged_in(conn)
+
+
+def _staged_in(conn: Connection) -> bool:
+    """Whether any position is staged."""
+    return conn.execute(select(STAGED.c.digest).limit(1)).first() is not None
 
 
 def _stored() -> Select[int, int, int, str | None]:
@@ -94,7 +99,7 @@ def move_staged(conn: Connection, give_back: bool = True) -> None:
             "ON CONFLICT DO NOTHING"
         )
         return
-    if conn.execute(select(STAGED.c.digest).limit(1)).first() is None:
+    if not _staged_in(conn):
         return
     conn.exec_driver_sql(  # the writer holds the database: nobody stages meanwhile
         f"INSERT OR IGNORE INTO {table} ({COLUMNS}) SELECT {COLUMNS} FROM {staged} "
