@@ -26,8 +26,8 @@ from sqlalchemy.exc import (
 )
 
 from pdn.db.migration import can_migrate, migrate
-from pdn.db.positions import move_staged
 from pdn.db.schema import APPLICATION, SCHEMA_VERSION, Base, Meta
+from pdn.db.staging import move_staged
 
 DEFAULT_DB = "draughts.db"
 CONNECT_TIMEOUT = 10  # seconds to reach a PostgreSQL server and log in
@@ -136,7 +136,7 @@ def _sqlite_reader(dbapi_connection: Any, _record: Any) -> None:
 def _sqlite_writer(dbapi_connection: Any, _record: Any) -> None:
     """WAL, and foreign keys declared but not enforced (SQLite's default: an import writes each
     game with its rows in one transaction, and nothing deletes a game). A new database gives
-    back the pages it frees when asked (pdn.db.positions.move_staged): set before WAL, which
+    back the pages it frees when asked (pdn.db.staging.move_staged): set before WAL, which
     makes the file."""
     dbapi_connection.isolation_level = None
     dbapi_connection.execute("PRAGMA auto_vacuum=INCREMENTAL")

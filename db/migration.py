@@ -10,14 +10,17 @@ from sqlalchemy import Connection, bindparam, text, update
 
 from pdn.db.positions import opening_blob
 from pdn.db.schema import (
+    MATERIAL_STAGED,
     OPENING_PLIES_KEPT,
     SCHEMA_VERSION,
     STAGED,
     AnalysisRow,
     GameRow,
+    MaterialRow,
     Meta,
     PositionRow,
 )
+from pdn.db.texts import pack
 
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
 
@@ -99,11 +102,7 @@ def _compress_texts(conn: Connection) -> None:
     types, which leave bytes as they are (a TEXT column converts only numbers). Values
     converted already are left alone."""
     if conn.dialect.name == "postgresql":
-        kind = conn.execute(text(
-            "SELECT data_type FROM information_schema.columns WHERE table_schema = "
-            "current_schema() AND table_name = 'games' AND column_name = 'pdn'"
-        )).scalar()  # fmt: skip
-        if kind == "bytea":
+        if _column_type(conn, "pdn") == "bytea":
             return
         altered = ", ".join(f"ALTER COLUMN {c} TYPE bytea USING {b}" for c, b in _AS_BYTES.items())
         conn.exec_driver_sql(f"ALTER TABLE games {altered}")  # one rewrite of the table
@@ -129,9 +128,68 @@ def _compress_texts(conn: Connection) -> None:
         after = rows[-1][0]
 
 
+def _to_7(conn: Connection) -> None:
+    """Schema 6 to 7: the material runs keyed by their signature, in one table without an index
+    beside it, and each game's moves packed (on PostgreSQL without the statement timeout)."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
+    _material_by_signature(conn)
+    _pack_moves(conn)
+
+
+def _material_by_signature(conn: Connection) -> None:
+    """Schema 6 to 7, part one: the runs copied into a table keyed by signature, in its order."""
+    run = conn.exec_driver_sql
+    run("DROP INDEX IF EXISTS ix_material_signature")
+    run("ALTER TABLE material RENAME TO material_6")
+    if conn.dialect.name == "postgresql":  # the key's index is named for the table
+        run("ALTER TABLE material_6 RENAME CONSTRAINT material_pkey TO material_6_pkey")
+    MaterialRow.__table__.create(conn)  # type: ignore[attr-defined]
+    MATERIAL_STAGED.create(conn)
+    columns = "signature, length, game_id, first"
+    run(f"INSERT INTO material ({columns}) SELECT {columns} FROM material_6 ORDER BY {columns}")
+    run("DROP TABLE material_6")
+
+
+def _pack_moves(conn: Connection) -> None:
+    """Schema 6 to 7, part two: games.moves packed as games.pdn is (pdn.db.texts), a batch of
+    games at a time in id order; PostgreSQL's column becomes bytea first (the text as UTF-8).
+    Values packed already are left alone."""
+    utf8 = conn.dialect.name == "postgresql"
+    if utf8:
+        if _column_type(conn, "moves") == "bytea":
+            return
+        conn.exec_driver_sql(
+            "ALTER TABLE games ALTER COLUMN moves TYPE bytea USING convert_to(moves, 'UTF8')"
+        )
+        plain = "TRUE"
+    else:  # the column keeps its declared type, which leaves bytes as they are
+        plain = "typeof(moves) = 'text'"
+    batch = text(f"SELECT id, moves FROM games WHERE {plain} AND id > :after ORDER BY id LIMIT :n")
+    write = text("UPDATE games SET moves = :m WHERE id = :gid")
+    after = FIRST_ID
+    while rows := conn.execute(batch, {"after": after, "n": PACKED_AT_ONCE}).all():
+        packed = [{"gid": gid, "m": pack(bytes(m).decode("utf-8") if utf8 else m)}
+                  for gid, m in rows]  # fmt: skip
+        conn.execute(write, packed)
+        after = rows[-1][0]
+
+
+def _column_type(conn: Connection, column: str) -> str | None:
+    """The data type PostgreSQL gives the games table's *column*."""
+    return conn.execute(
+        text(
+            "SELECT data_type FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = 'games' AND column_name = :c"
+        ),
+        {"c": column},
+    ).scalar()
+
+
 STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     4: _add_analysis,
     5: _to_6,
+    6: _to_7,
 }
 
 

@@ -167,7 +167,7 @@ def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[Colu
         cond.append(GameRow.termination == OLD_LABELS.get(f.termination, f.termination))
     if f.material:
         top = most_pieces(get_variant(f.variant).name if f.variant else None)
-        cond.append(GameRow.id.in_(material_games(f.material, f.material_plies, top)))
+        cond.append(GameRow.id.in_(material_games(engine, f.material, f.material_plies, top)))
     cond += judged_conditions(f)
     if f.distinct_moves:  # the first game of each set with the same moves, among those chosen
         rank = func.row_number().over(partition_by=GameRow.moves_hash, order_by=GameRow.place)
@@ -239,7 +239,7 @@ def _with_pattern(
     looked at."""
     least = least_material(pattern)
     if least.white_kings.low or least.black_kings.low:
-        kings = material_games(least, 1, most_pieces(None))
+        kings = material_games(engine, least, 1, most_pieces(None))
         conditions = [*conditions, GameRow.id.in_(kings)]
     games = select(GameRow.id, GameRow.variant).where(and_(True, *conditions))
     with engine.connect() as conn:

@@ -30,7 +30,7 @@ class Record:
     them (an import holds a batch of records: as lists they cost it 1.2 s CPU on OCA_2.0.pdn)."""
 
     report: GameReport
-    row: dict[str, Any]  # the games-table values (the text packed), but for the place read from
+    row: dict[str, Any]  # the games-table values (texts packed), but for the place read from
     tags: tuple[tuple[int, int, str, str], ...]  # game id, position, name, value
     positions: tuple[Row, ...]  # digest, game id, position, move (see pdn.db.positions)
     material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
@@ -74,7 +74,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "plies": report.plies,
         "valid": report.valid,
         "errors": _errors_json(report),
-        "moves": " ".join(moves),
+        "moves": pack(" ".join(moves)),
         "opening_hash": digests[3] if len(digests) > 3 else None,
         "final_hash": digests[-1] if digests else None,
         "opening": opening_blob(digests),

@@ -30,12 +30,13 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from pdn.db.texts import HexDigest, PackedText
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 6  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 7  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
 # 6: positions instead of plies (a row per position keyed by its digest), games.opening
 # (and games.pdn holds the text packed, game_hash and moves_hash their bytes: pdn.db.texts)
+# 7: material keyed by its signature (one copy, no index beside it), games.moves packed
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -104,7 +105,7 @@ class GameRow(Base):
     plies: Mapped[int] = mapped_column(Integer)
     valid: Mapped[bool] = mapped_column(Boolean)
     errors: Mapped[str] = mapped_column(Text)  # JSON list, as in the validate report
-    moves: Mapped[str] = mapped_column(Text)  # main line, PDN 3.0 short forms, space separated
+    moves: Mapped[str] = mapped_column(PackedText)  # main line, PDN 3.0 short forms, spaced
     opening_hash: Mapped[int | None] = mapped_column(BigInteger)  # position after 3 plies
     final_hash: Mapped[int | None] = mapped_column(BigInteger)  # last position
     opening: Mapped[bytes] = mapped_column(LargeBinary)  # see opening_digest
@@ -188,18 +189,28 @@ def opening_reaches(ply: int) -> ColumnElement[bool]:
 
 class MaterialRow(Base):
     """A run of consecutive positions of a game's main line with the same material (see
-    pdn.db.search): position 0 is the start, position i the one after ply i."""
+    pdn.db.search), keyed by its material: position 0 is the start, position i the one after
+    ply i. Material search reads the key; nothing reads a game's runs by the game."""
 
     __tablename__ = "material"
+    signature: Mapped[int] = mapped_column(Integer, primary_key=True)  # men, kings a side, packed
+    length: Mapped[int] = mapped_column(Integer, primary_key=True)  # positions in the run
     game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
     first: Mapped[int] = mapped_column(Integer, primary_key=True)  # the run's first position
-    length: Mapped[int] = mapped_column(Integer)  # positions in the run
-    signature: Mapped[int] = mapped_column(Integer)  # men and kings per side, packed
 
-    __table_args__ = (
-        Index("ix_material_signature", "signature", "length"),  # material search
-        {"sqlite_with_rowid": False},
-    )
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+
+# An import writes its material runs here, as it does its positions, and moves them into the
+# material table, sorted, at its end (see pdn.db.positions).
+MATERIAL_STAGED = Table(
+    "material_staged",
+    Base.metadata,
+    Column("game_id", GameId, nullable=False),
+    Column("first", Integer, nullable=False),
+    Column("length", Integer, nullable=False),
+    Column("signature", Integer, nullable=False),
+)
 
 
 class BoardsRow(Base):

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    Engine,
+    FromClause,
     Select,
     and_,
     func,
@@ -30,7 +32,8 @@ from sqlalchemy import (
 )
 
 from pdn.archive.selection import Count, Masks, Material, Pattern
-from pdn.db.schema import BoardsRow, MaterialRow
+from pdn.db.schema import BoardsRow
+from pdn.db.staging import MATERIAL, every_row
 from pdn.rules.geometry import geometry
 from pdn.rules.position import Position, core
 from pdn.rules.variants import VARIANTS, Variant
@@ -197,10 +200,10 @@ def signatures(material: Material, top: int) -> list[int] | None:
     return [signature(c) for c in product(*ranges)]
 
 
-def _by_ranges(material: Material) -> ColumnElement[bool]:
+def _by_ranges(runs: FromClause, material: Material) -> ColumnElement[bool]:
     cond = []
     for i, count in enumerate(material.counts):
-        field = MaterialRow.signature.op(">>")(i * _BITS).op("&")(_TOP)
+        field = runs.c.signature.op(">>")(i * _BITS).op("&")(_TOP)
         if count.low:
             cond.append(field >= count.low)
         if count.high is not None:
@@ -209,16 +212,16 @@ def _by_ranges(material: Material) -> ColumnElement[bool]:
 
 
 def material_games(
-    material: Material, plies: int = 1, top: int = 30, by_ranges: bool = False
+    engine: Engine, material: Material, plies: int = 1, top: int = 30, by_ranges: bool = False
 ) -> Select[int]:
     """The ids of the games in which the material stands for at least *plies* consecutive
     positions; counts above *top* (the most pieces a side can have) are never asked for."""
+    runs = every_row(engine, MATERIAL)
     found = None if by_ranges else signatures(material, top)
-    match = MaterialRow.signature.in_(found) if found is not None else _by_ranges(material)
+    match = runs.c.signature.in_(found) if found is not None else _by_ranges(runs, material)
     if plies <= 1:
-        return select(MaterialRow.game_id).where(match).distinct()
-    runs = select(MaterialRow.game_id, MaterialRow.first, MaterialRow.length).where(match)
-    m = runs.subquery()
+        return select(runs.c.game_id).where(match).distinct()
+    m = select(runs.c.game_id, runs.c.first, runs.c.length).where(match).subquery()
     before = func.coalesce(
         func.sum(m.c.length).over(partition_by=m.c.game_id, order_by=m.c.first, rows=(None, -1)),
         0,

@@ -55,19 +55,18 @@ from pdn.archive.pipeline import (
 )
 from pdn.archive.validate import GameReport
 from pdn.db.connection import connect
-from pdn.db.positions import move_staged, vacuum_database
 from pdn.db.records import Record, build_record, place
 from pdn.db.schema import (
+    MATERIAL_STAGED,
     NUL_SHOWN,
     STAGED,
-    Base,
     BoardsRow,
     GameRow,
-    MaterialRow,
     Occurrence,
     TagRow,
 )
 from pdn.db.sources import mark_complete, present_indexes, source_files
+from pdn.db.staging import move_staged, vacuum_database
 from pdn.db.texts import digest_bytes
 from pdn.game import Game
 from pdn.read.files import FileProblem, shown_name
@@ -233,26 +232,18 @@ def record_of(game: Game, replay: Replay | None) -> Record | None:
 def made_after(
     engine: Engine, finishing: Callable[[str], None] | None = None, vacuum: bool = True
 ) -> Iterator[None]:
-    """What is made once every row of an import is in: the positions it staged moved into
-    their table, sorted (pdn.db.positions), and into an empty SQLite database the indexes of
-    the material runs (one sort instead of an insert per row), then the database vacuumed
-    (unless not *vacuum*). Only once the import has written every game: one stopped or failed
-    leaves them to be made when the database is next opened to write. *finishing* is told of
-    each step."""
+    """What is made once every row of an import is in: the positions and material runs it
+    staged moved into their tables, sorted (pdn.db.staging), then a new SQLite database
+    vacuumed (unless not *vacuum*). Only once the import has written every game: one stopped
+    or failed leaves them to be moved when the database is next opened to write. *finishing* is
+    told of each step."""
     told = finishing or (lambda _: None)
     with engine.connect() as conn:
         empty = conn.dialect.name == "sqlite" and conn.execute(select(GameRow.id)).first() is None
-    later = list(Base.metadata.tables[MaterialRow.__tablename__].indexes) if empty else []
-    if later:
-        with engine.begin() as conn:
-            for index in later:
-                index.drop(conn, checkfirst=True)
     yield  # stopped or failed: at once (a full disk would fail the sort as well)
     told("sorting the positions in")
     with engine.begin() as conn:
         move_staged(conn, give_back=not (empty and vacuum))
-        for index in later:
-            index.create(conn, checkfirst=True)
     if empty and vacuum:
         told("vacuuming the new database")
         vacuum_database(engine)
@@ -538,16 +529,15 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
     if replaced:  # the rows a later place wrote go, to be written anew
         gone = sorted(replaced)
         conn.execute(delete(TagRow).where(TagRow.game_id.in_(gone)))
-        conn.execute(delete(MaterialRow).where(MaterialRow.game_id.in_(gone)))
         conn.execute(delete(BoardsRow).where(BoardsRow.game_id.in_(gone)))
         conn.execute(update(Occurrence).where(Occurrence.game_id.in_(gone)).values(duplicate=True))
     _add_rows(conn, TagRow.__tablename__, ["game_id", "position", "name", "value"],
               [t for r in won for t in r.tags])  # fmt: skip
-    # a game stored anew from an earlier place is the same record with the same positions:
-    # staged again, they are moved once
+    # a game stored anew from an earlier place is the same record with the same positions and
+    # material runs: staged again, they are moved once
     _add_rows(conn, STAGED.name, ["digest", "game_id", "ply", "move"],
               [p for r in won for p in r.positions])  # fmt: skip
-    _add_rows(conn, MaterialRow.__tablename__, ["game_id", "first", "length", "signature"],
+    _add_rows(conn, MATERIAL_STAGED.name, ["game_id", "first", "length", "signature"],
               [m for r in won for m in r.material])  # fmt: skip
     _add_rows(conn, BoardsRow.__tablename__, ["game_id", "data"],
               [b for r in won for b in r.boards])  # fmt: skip

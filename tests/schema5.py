@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from schema6 import DECLARED_6, declare, layout_6
 from sqlalchemy import Connection, text
 
 from pdn.db.connection import open_database
@@ -16,25 +17,17 @@ def as_schema_5(db: str) -> None:
     with the positions before and after it, and their two indexes), no games.opening, an index
     on games.final_hash; the texts as text and the digests in hex, in columns of type text and
     varchar(32) (SQLite: in the table's declaration, edited as SQLite's documentation of ALTER
-    TABLE allows for a change that leaves the file's format)."""
+    TABLE allows for a change that leaves the file's format); schema 6's layout first."""
     engine = open_database(db)
     with engine.begin() as conn:
+        layout_6(conn)
         _plies(conn)
         _texts(conn)
         conn.execute(text("UPDATE pdn_meta SET value = '5' WHERE key = 'schema_version'"))
     engine.dispose()
     if "://" in db:
         return
-    with sqlite3.connect(db) as raw:
-        version = raw.execute("PRAGMA schema_version").fetchone()[0]
-        raw.execute("PRAGMA writable_schema = ON")
-        for new, old in (("pdn BLOB", "pdn TEXT"), ("_hash BLOB", "_hash VARCHAR(32)")):
-            raw.execute(
-                "UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE name = 'games'", (new, old)
-            )
-        raw.execute(f"PRAGMA schema_version = {version + 1}")
-        raw.execute("PRAGMA writable_schema = OFF")
-    raw.close()
+    declare(db, (*DECLARED_6, ("pdn BLOB", "pdn TEXT"), ("_hash BLOB", "_hash VARCHAR(32)")))
     with sqlite3.connect(db) as raw:
         (ddl,) = raw.execute("SELECT sql FROM sqlite_schema WHERE name = 'games'").fetchone()
         for column in ("game_hash VARCHAR(32) NOT NULL", "moves_hash VARCHAR(32),", "pdn TEXT NOT"):

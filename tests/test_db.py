@@ -37,6 +37,7 @@ from conftest import (
 )
 from pdn.archive.parallel import Task
 from pdn.archive.pipeline import Options
+from pdn.archive.selection import parse_material
 from pdn.cli.app import app
 from pdn.cli.common import BarProgress
 from pdn.db.connection import DatabaseRefused, open_database
@@ -80,7 +81,7 @@ def test_import_samples_then_again_adds_nothing(db: str) -> None:
         count(engine, m) for m in (GameRow, TagRow, PositionRow, Occurrence, SourceFile)
     ] == before
     if engine.dialect.name == "sqlite":  # made after the rows, when the database was new
-        assert _deferred(Path(db)) == ({"ix_material_signature"}, 0)
+        assert _staged(Path(db)) == (0, 0)
         with sqlite3.connect(db) as raw:  # vacuumed: the staged rows' pages given back
             assert raw.execute("PRAGMA freelist_count").fetchone() == (0,)
         raw.close()
@@ -318,31 +319,34 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
         torn = conn.execute(
             "SELECT count(*) FROM games g WHERE g.plies + 1 != "
             "(SELECT count(*) FROM positions_staged p WHERE p.game_id = g.id) "
+            "OR NOT EXISTS (SELECT 1 FROM material_staged m WHERE m.game_id = g.id) "
             "OR NOT EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id) "
             "OR NOT EXISTS (SELECT 1 FROM occurrences o WHERE o.game_id = g.id)"
         ).fetchone()[0]
         assert torn == 0
         assert conn.execute("SELECT complete FROM source_files").fetchone()[0] == 0
-    staged = _deferred(target)[1]  # a new database: they were to be made at the end
-    assert _deferred(target) == (set(), staged) and staged > 0
+    staged, runs = _staged(target)  # moved into their tables at the end
+    assert staged > 0 and runs > 0
     reader = open_database(str(target), readonly=True)  # the staged positions are read: every
     asked = [
         explore(reader, "english"),
         explore(reader, "english", moves="11-15 23-19"),
         find_games(reader, GameFilter(variant="english", moves="11-15 23-19 8-11")),
+        find_games(reader, EVEN_AFTER_TWO),
     ]
     assert asked[0]["games"].sum() == killed  # stored game reaches the start (none has a setup)
     reader.dispose()
     engine = open_database(str(target))
-    assert _deferred(target) == ({"ix_material_signature"}, 0)
-    assert count(engine, PositionRow) == staged
+    assert _staged(target) == (0, 0)
+    assert (count(engine, PositionRow), count(engine, MaterialRow)) == (staged, runs)
     again = [
         explore(engine, "english"),
         explore(engine, "english", moves="11-15 23-19"),
         find_games(engine, GameFilter(variant="english", moves="11-15 23-19 8-11")),
+        find_games(engine, EVEN_AFTER_TWO),
     ]
     assert all(a.equals(b) for a, b in zip(asked, again, strict=True))
-    assert not asked[2].empty
+    assert not asked[2].empty and not asked[3].empty
     stats = import_paths(engine, [path])
     assert stats.already >= killed and stats.added + stats.copies + stats.already == 4000
     assert count(engine, Occurrence) == 4000
@@ -354,14 +358,19 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
     clean.dispose()
 
 
-def _deferred(path: Path) -> tuple[set[str], int]:
-    """What an import into a new database makes at the end: the material runs' indexes, and the
-    positions staged (not yet moved into their table)."""
+EVEN_AFTER_TWO = GameFilter(material=parse_material("W:8,B:8"), material_plies=2)  # staged runs
+
+
+def _staged(path: Path) -> tuple[int, int]:
+    """What an import moves into their tables at its end: the positions and the material runs
+    staged."""
     with sqlite3.connect(path) as conn:
-        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND "
-                            "tbl_name = 'material'")  # fmt: skip
-        staged = conn.execute("SELECT count(*) FROM positions_staged").fetchone()[0]
-        return {r[0] for r in rows}, int(staged)
+        counts = [
+            conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            for table in ("positions_staged", "material_staged")
+        ]
+    conn.close()
+    return counts[0], counts[1]
 
 
 def _games(path: Path) -> int:

@@ -10,7 +10,7 @@ from sqlalchemy import Engine, create_engine, insert
 
 from pdn.archive.pipeline import file_preference
 from pdn.archive.selection import parse_material, parse_pattern
-from pdn.db.schema import BoardsRow, MaterialRow
+from pdn.db.schema import MATERIAL_STAGED, BoardsRow, MaterialRow
 from pdn.db.search import (
     least_material,
     material_games,
@@ -30,6 +30,7 @@ def engine() -> Iterator[Engine]:
     """The search tables alone, filled from the hand-counted archive (game n has id n)."""
     engine = create_engine("sqlite://")
     MaterialRow.__table__.create(engine)  # type: ignore[attr-defined]
+    MATERIAL_STAGED.create(engine)
     BoardsRow.__table__.create(engine)  # type: ignore[attr-defined]
     prefer = file_preference(HAND, None, "seed")
     with engine.begin() as conn:
@@ -49,7 +50,7 @@ def engine() -> Iterator[Engine]:
 
 def found(engine: Engine, spec: str, plies: int = 1, by_ranges: bool = False) -> list[int]:
     with engine.connect() as conn:
-        query = material_games(parse_material(spec), plies, most_pieces(None), by_ranges)
+        query = material_games(engine, parse_material(spec), plies, most_pieces(None), by_ranges)
         return sorted(r[0] for r in conn.execute(query))
 
 

@@ -1,7 +1,8 @@
 """Opening a database made by an older schema for writing brings it up to this one: a database
-of schema 5 written by the toolkit itself (tests/data/schema5.sqlite, see tests/data/README.md)
-ends as a new import of the same files does, every question answered alike; so does one of
-PostgreSQL, written in schema 5's layout here (the layout checked against that file)."""
+of schema 5 or 6 written by the toolkit itself (tests/data/schema5.sqlite, schema6.sqlite, see
+tests/data/README.md) ends as a new import of the same files does, every question answered
+alike; so does one of PostgreSQL, written in the older layout here (the layout checked against
+that file)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from schema5 import as_schema_5
+from schema6 import as_schema_6
 from sqlalchemy import Engine
 
 from conftest import postgres_database, postgres_reason, table_digests
+from pdn.archive.selection import parse_material
 from pdn.db.connection import DatabaseRefused, open_database
 from pdn.db.questions import GameFilter, explore, find_games, opening_stats
 from pdn.db.schema import SCHEMA_VERSION
@@ -33,63 +36,81 @@ ASKED: list[Callable[[Engine], pd.DataFrame]] = [
     lambda e: opening_stats(e, plies=14),
     lambda e: find_games(e, GameFilter(variant="english", moves="11-15 23-19")),
     lambda e: find_games(e, GameFilter(variant="english", fen="W:W18,K27:B5")),
+    lambda e: find_games(e, GameFilter(material=parse_material("W:3K1,B:1K"), material_plies=6)),
 ]
+OLD = {5: as_schema_5, 6: as_schema_6}  # each schema's layout written back
 
 
-def test_a_schema_5_database_ends_as_a_new_import(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("version", [5, 6])
+def test_an_old_database_ends_as_a_new_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
     old = tmp_path / "old.db"
-    shutil.copy(DATA / "schema5.sqlite", old)
-    with pytest.raises(DatabaseRefused, match=r"schema 5\); open it once for writing"):
+    shutil.copy(DATA / f"schema{version}.sqlite", old)
+    refused = rf"schema {version}\); open it once for writing"
+    with pytest.raises(DatabaseRefused, match=refused):
         open_database(str(old), readonly=True)
     migrated = open_database(str(old))
     fresh = open_database(str(tmp_path / "fresh.db"))
     monkeypatch.chdir(ROOT)  # the files named as when the old database was made
     assert import_paths(fresh, FILES).added == 61
     got, want = table_digests(migrated), table_digests(fresh)
-    # the 3,131 plies the old database held, and the start of each game but the one that did
-    # not parse (hand-counted game 8)
+    # the 3,131 moves of the games, and the start of each game but the one that did not parse
+    # (hand-counted game 8); game 6 of hand-counted.pdn keeps three men and a king against a
+    # king for its six plies
     assert got == want and want["positions"][0] == 3131 + 60
     for ask in ASKED:
         assert ask(migrated).equals(ask(fresh))
+    assert len(ASKED[-1](migrated)) == 1
     migrated.dispose()
     fresh.dispose()
     with sqlite3.connect(old) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
-        version = conn.execute("SELECT value FROM pdn_meta WHERE key = 'schema_version'")
-        assert version.fetchone()[0] == str(SCHEMA_VERSION) == "6"
+        version_now = conn.execute("SELECT value FROM pdn_meta WHERE key = 'schema_version'")
+        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "7"
+        kinds = conn.execute("SELECT DISTINCT typeof(moves) FROM games").fetchall()
     conn.close()
     assert "plies" not in tables and "ix_games_final_hash" not in tables
-    assert {"positions", "positions_staged"} <= tables
+    assert "ix_material_signature" not in tables and "material_6" not in tables
+    assert {"positions", "positions_staged", "material", "material_staged"} <= tables
+    assert kinds == [("blob",)]  # the moves packed
 
 
-def test_schema_5_is_written_as_the_toolkit_wrote_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+SAME = {  # what each old layout is checked on against the file the toolkit wrote
+    5: ["plies ORDER BY game_id, ply", "games ORDER BY id", "tags ORDER BY game_id, position"],
+    6: ["positions ORDER BY digest, game_id, ply", "games ORDER BY id",
+        "tags ORDER BY game_id, position", "material ORDER BY game_id, first",
+        "boards ORDER BY game_id"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("version", [5, 6])
+def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
     made = open_database(str(tmp_path / "made.db"))
     monkeypatch.chdir(ROOT)
     import_paths(made, FILES)
     made.dispose()
-    as_schema_5(str(tmp_path / "made.db"))
-    with sqlite3.connect(tmp_path / "made.db") as a, sqlite3.connect(DATA / "schema5.sqlite") as b:
-        for query in (
-            "SELECT * FROM plies ORDER BY game_id, ply",
-            "SELECT * FROM games ORDER BY id",
-            "SELECT * FROM tags ORDER BY game_id, position",
-        ):
+    OLD[version](str(tmp_path / "made.db"))
+    wrote = DATA / f"schema{version}.sqlite"
+    with sqlite3.connect(tmp_path / "made.db") as a, sqlite3.connect(wrote) as b:
+        for rows in SAME[version]:
+            query = f"SELECT * FROM {rows}"
             assert a.execute(query).fetchall() == b.execute(query).fetchall()
         schema = "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY 2"
         assert a.execute(schema).fetchall() == b.execute(schema).fetchall()
-        columns = "SELECT name, type FROM pragma_table_info('games')"
-        assert a.execute(columns).fetchall() == b.execute(columns).fetchall()
+        for table in ("games", "material"):
+            columns = f"SELECT name, type, pk FROM pragma_table_info('{table}')"
+            assert a.execute(columns).fetchall() == b.execute(columns).fetchall()
     a.close()
     b.close()
 
 
 @pytest.mark.skipif(postgres_reason() is not None, reason=str(postgres_reason()))
-def test_a_schema_5_postgresql_database_ends_as_a_new_import(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("version", [5, 6])
+def test_an_old_postgresql_database_ends_as_a_new_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
     monkeypatch.chdir(ROOT)
     fresh = open_database(str(tmp_path / "fresh.db"))
@@ -98,7 +119,7 @@ def test_a_schema_5_postgresql_database_ends_as_a_new_import(
         old = open_database(url)
         import_paths(old, FILES)
         old.dispose()
-        as_schema_5(url)
+        OLD[version](url)
         migrated = open_database(url)
         assert table_digests(migrated) == table_digests(fresh)
         for ask in ASKED:

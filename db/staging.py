@@ -1,0 +1,117 @@
+"""The tables an import fills through a staging table: the positions and the material runs.
+
+An import appends the rows of the games it writes to a staging table, which has no index, and
+moves them into their table once it has written its games, sorted by the table's key: rows so
+inserted fill the table's pages one after another, where rows inserted game by game land all
+over them (see docs/speed.md). The questions read the staged rows too, when there are any, so
+that what a running or interrupted import wrote is found as well; the next import, or opening
+the database for writing, moves them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, Engine, FromClause, Select, Table, select, union
+
+from pdn.db.schema import MATERIAL_STAGED, STAGED, Base
+
+
+@dataclass(frozen=True, slots=True)
+class Staging:
+    """A table filled through *staged*; *key*: its key's columns, in order."""
+
+    table: Table
+    staged: Table
+    key: tuple[str, ...]
+
+    @property
+    def columns(self) -> str:
+        """The table's columns, as SQL lists them."""
+        return ", ".join(c.name for c in self.table.columns)
+
+
+POSITIONS = Staging(Base.metadata.tables["positions"], STAGED, ("digest", "game_id", "ply"))
+MATERIAL = Staging(
+    Base.metadata.tables["material"], MATERIAL_STAGED, ("signature", "length", "game_id", "first")
+)
+STAGINGS = (POSITIONS, MATERIAL)
+
+
+def any_staged(engine: Engine, staging: Staging) -> bool:
+    """Whether any row of *staging* is staged (an import at work, or killed)."""
+    with engine.connect() as conn:
+        return staged_in(conn, staging)
+
+
+def staged_in(conn: Connection, staging: Staging) -> bool:
+    """Whether any row of *staging* is staged."""
+    return conn.execute(select(staging.staged.c[staging.key[0]]).limit(1)).first() is not None
+
+
+def every_row(engine: Engine, staging: Staging) -> FromClause:
+    """Every row of *staging*'s table, staged ones included, each once (a game stored anew from
+    an earlier place stages its rows again)."""
+    if not any_staged(engine, staging):
+        return staging.table
+    return union(_every(staging, staging.table), _every(staging, staging.staged)).subquery()
+
+
+def _every(staging: Staging, table: Table) -> Select[*tuple[object, ...]]:
+    """Every row of *table*, its columns in the order of *staging*'s table."""
+    return select(*(table.c[c.name] for c in staging.table.columns))
+
+
+def move_staged(conn: Connection, give_back: bool = True) -> None:
+    """Move the staged rows into their tables in key order (a row there already, as a game
+    stored anew from an earlier place stages it again, stays as it is); into SQLite, their
+    pages given back (*give_back*) unless the database is vacuumed after. One statement a
+    table: on PostgreSQL without the statement timeout (minutes on a million games)."""
+    if conn.dialect.name == "postgresql":  # rows staged meanwhile by another import stay
+        conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
+        for s in STAGINGS:
+            conn.exec_driver_sql(
+                f"WITH moved AS (DELETE FROM {s.staged.name} RETURNING {s.columns}) INSERT INTO "
+                f"{s.table.name} ({s.columns}) SELECT {s.columns} FROM moved ORDER BY "
+                f"{', '.join(s.key)} ON CONFLICT DO NOTHING"
+            )
+        return
+    staged = [s for s in STAGINGS if staged_in(conn, s)]
+    for s in staged:  # the writer holds the database: nobody stages meanwhile
+        conn.exec_driver_sql(
+            f"INSERT OR IGNORE INTO {s.table.name} ({s.columns}) SELECT {s.columns} FROM "
+            f"{s.staged.name} ORDER BY {', '.join(s.key)}"
+        )
+        conn.exec_driver_sql(f"DELETE FROM {s.staged.name}")
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    if not staged or not give_back:
+        return
+    if driver.execute("PRAGMA auto_vacuum").fetchone()[0] != INCREMENTAL:
+        return  # a database made before schema 6 keeps its free pages for the rows to come
+    free = driver.execute("PRAGMA freelist_count").fetchone()[0]
+    for _ in range(free):  # the staged rows' pages given back, a page a step of the statement
+        driver.execute("PRAGMA incremental_vacuum")  # (Python's sqlite3 takes one step)
+
+
+INCREMENTAL = 2  # PRAGMA auto_vacuum: pages given back when asked (pdn.db.connection sets it)
+
+
+def vacuum_database(engine: Engine) -> None:
+    """Rewrite an SQLite database whole, its pages full (a new database's tables, written in the
+    order of hash keys, leave about a tenth of its bytes empty: 516 MB against 463 for the
+    100,000-game slice); not while another writer holds it, nor when it fails otherwise (a
+    full disk): then it stays as it is, whole."""
+    raw = engine.raw_connection()
+    driver = raw.driver_connection
+    assert driver is not None
+    wait = driver.execute("PRAGMA busy_timeout").fetchone()[0]
+    try:
+        driver.execute("PRAGMA busy_timeout = 1000")
+        driver.execute("VACUUM")
+    except sqlite3.OperationalError:  # busy (another import writes), or no room for the copy
+        pass
+    finally:
+        driver.execute(f"PRAGMA busy_timeout = {int(wait)}")
+        raw.close()

@@ -1,0 +1,79 @@
+"""A database of this schema written back in schema 6's layout, for the migration tests (the
+layout checked against tests/data/schema6.sqlite, which the toolkit wrote at e95e7dd)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from sqlalchemy import Connection, text
+
+from pdn.db.connection import open_database
+from pdn.db.texts import unpack
+
+
+def as_schema_6(db: str) -> None:
+    """Turn a database just made into what schema 6 wrote: the material runs keyed by game and
+    first position with an index on signature and length, no material_staged, the moves as text
+    (SQLite: in a column declared TEXT, edited as SQLite's documentation of ALTER TABLE allows
+    for a change that leaves the file's format)."""
+    engine = open_database(db)
+    with engine.begin() as conn:
+        layout_6(conn)
+        conn.execute(text("UPDATE pdn_meta SET value = '6' WHERE key = 'schema_version'"))
+    engine.dispose()
+    if "://" in db:
+        return
+    declare(db, DECLARED_6)
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert raw.execute("SELECT DISTINCT typeof(moves) FROM games").fetchall() == [("text",)]
+    raw.close()
+
+
+DECLARED_6 = (("moves BLOB", "moves TEXT"),)  # SQLite: how schema 6 declared games' columns
+
+
+def declare(db: str, changes: tuple[tuple[str, str], ...]) -> None:
+    """Edit the declaration of SQLite's games table: each (new, old) text replaced."""
+    with sqlite3.connect(db) as raw:
+        version = raw.execute("PRAGMA schema_version").fetchone()[0]
+        raw.execute("PRAGMA writable_schema = ON")
+        for new, old in changes:
+            raw.execute(
+                "UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE name = 'games'", (new, old)
+            )
+        raw.execute(f"PRAGMA schema_version = {version + 1}")
+        raw.execute("PRAGMA writable_schema = OFF")
+    raw.close()
+
+
+def layout_6(conn: Connection) -> None:
+    """Schema 7's tables rewritten as schema 6 laid them out."""
+    _material(conn)
+    _moves(conn)
+
+
+def _material(conn: Connection) -> None:
+    run = conn.exec_driver_sql
+    sqlite = conn.dialect.name == "sqlite"
+    run("ALTER TABLE material RENAME TO material_7")
+    if not sqlite:
+        run("ALTER TABLE material_7 RENAME CONSTRAINT material_pkey TO material_7_pkey")
+    run(
+        f"CREATE TABLE material (game_id {'INTEGER' if sqlite else 'BIGINT'} NOT NULL, first "
+        "INTEGER NOT NULL, length INTEGER NOT NULL, signature INTEGER NOT NULL, PRIMARY KEY "
+        "(game_id, first), FOREIGN KEY(game_id) REFERENCES games (id))"
+        + (" WITHOUT ROWID" if sqlite else "")
+    )
+    run("INSERT INTO material SELECT game_id, first, length, signature FROM material_7")
+    run("CREATE INDEX ix_material_signature ON material (signature, length)")
+    run("DROP TABLE material_7")
+    run("DROP TABLE material_staged")
+
+
+def _moves(conn: Connection) -> None:
+    rows = conn.execute(text("SELECT id, moves FROM games")).all()
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("ALTER TABLE games ALTER COLUMN moves TYPE text USING ''")
+    written = [{"gid": gid, "m": unpack(bytes(m))} for gid, m in rows]
+    conn.execute(text("UPDATE games SET moves = :m WHERE id = :gid"), written)
