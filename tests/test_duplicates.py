@@ -198,4 +198,7 @@ def test_every_game_of_the_oca_archive_is_kept(corpus_db: tuple[Engine, ImportSt
     assert (len(in_oca), len(in_oca) - in_oca["group"].nunique()) == (572, 325)
     distinct = find_games(engine, GameFilter(distinct_moves=True), limit=None)
     assert int((distinct["file"] == oca).sum()) == 22621 - 325
+    for start in (0, 20_000):  # a page looks each game up among those before it: the same
+        page = find_games(engine, GameFilter(distinct_moves=True), limit=500, offset=start)
+        assert list(page["id"]) == list(distinct["id"][start : start + 500])
     assert pd.api.types.is_integer_dtype(moves["group"])

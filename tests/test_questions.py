@@ -290,6 +290,14 @@ def test_distinct_moves_keeps_the_first_of_each(hand: Engine) -> None:
     assert list(frame["event"]) == ["E1", "E4", "E5", "E6", "E7", "E9", "I1", "I3", "I4"]
     chosen = find_games(hand, GameFilter(white="Martins", distinct_moves=True))
     assert list(chosen["event"]) == ["E3", "E4"]  # the first among the games chosen
+    # a page looks each game up among the games before it, the whole answer ranks every set
+    for where in (
+        GameFilter(distinct_moves=True),
+        GameFilter(white="Martins", distinct_moves=True),
+    ):
+        whole = list(find_games(hand, where, limit=None)["event"])
+        pages = [find_games(hand, where, limit=2, offset=n)["event"] for n in range(0, 10, 2)]
+        assert [e for page in pages for e in page] == whole
 
 
 def test_games_set_up_from_a_position_have_no_opening(db: str, tmp_path: Path) -> None:
