@@ -20,6 +20,7 @@ from pdn.db.schema import (
     Meta,
     PositionRow,
 )
+from pdn.db.staging import give_back_pages
 from pdn.db.texts import pack
 
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
@@ -130,11 +131,16 @@ def _compress_texts(conn: Connection) -> None:
 
 def _to_7(conn: Connection) -> None:
     """Schema 6 to 7: the material runs keyed by their signature, in one table without an index
-    beside it, and each game's moves packed (on PostgreSQL without the statement timeout)."""
+    beside it, each game's moves packed, the indexes on variant and year gone for ones that
+    hold the results too (on PostgreSQL without the statement timeout)."""
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
     _material_by_signature(conn)
     _pack_moves(conn)
+    for index in ("ix_games_variant", "ix_games_year"):  # opening it makes their successors
+        conn.exec_driver_sql(f"DROP INDEX IF EXISTS {index}")
+    if conn.dialect.name == "sqlite":  # the old material table's pages
+        give_back_pages(conn)
 
 
 def _material_by_signature(conn: Connection) -> None:

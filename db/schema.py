@@ -36,7 +36,8 @@ SCHEMA_VERSION = 7  # 2: game ids from the game hash, games.place; 3: a game is 
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
 # 6: positions instead of plies (a row per position keyed by its digest), games.opening
 # (and games.pdn holds the text packed, game_hash and moves_hash their bytes: pdn.db.texts)
-# 7: material keyed by its signature (one copy, no index beside it), games.moves packed
+# 7: material keyed by its signature (one copy, no index beside it), games.moves packed,
+# the indexes on games' variant and year hold the results as well
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -88,14 +89,14 @@ class GameRow(Base):
     event: Mapped[str | None] = mapped_column(Text)
     site: Mapped[str | None] = mapped_column(Text)
     date: Mapped[str | None] = mapped_column(Text)
-    year: Mapped[int | None] = mapped_column(Integer, index=True)
+    year: Mapped[int | None] = mapped_column(Integer)
     round: Mapped[str | None] = mapped_column(Text)
     white: Mapped[str | None] = mapped_column(Text)
     black: Mapped[str | None] = mapped_column(Text)
     result: Mapped[str | None] = mapped_column(Text)  # as written
     outcome: Mapped[str] = mapped_column(String(10))  # first, second, draw, unknown
     winner: Mapped[str] = mapped_column(String(10))  # white, black, draw, unknown
-    variant: Mapped[str | None] = mapped_column(String(30), index=True)
+    variant: Mapped[str | None] = mapped_column(String(30))
     variant_source: Mapped[str | None] = mapped_column(String(20))
     rules: Mapped[str] = mapped_column(String(20))
     start_fen: Mapped[str | None] = mapped_column(Text)
@@ -111,7 +112,11 @@ class GameRow(Base):
     opening: Mapped[bytes] = mapped_column(LargeBinary)  # see opening_digest
     pdn: Mapped[str] = mapped_column(PackedText)  # the game's text as read (first copy)
 
-    __table_args__ = (  # the invalid games in import order, without a scan of every game
+    __table_args__ = (
+        # a variant's or a year's games, and their results counted from the index alone
+        Index("ix_games_variant_results", "variant", "winner", "termination"),
+        Index("ix_games_year_results", "year", "winner", "termination"),
+        # the invalid games in import order, without a scan of every game
         Index(
             "ix_games_invalid",
             "place",

@@ -84,15 +84,20 @@ def move_staged(conn: Connection, give_back: bool = True) -> None:
             f"{s.staged.name} ORDER BY {', '.join(s.key)}"
         )
         conn.exec_driver_sql(f"DELETE FROM {s.staged.name}")
+    if staged and give_back:
+        give_back_pages(conn)
+
+
+def give_back_pages(conn: Connection) -> None:
+    """Give an SQLite database's free pages back to the file system (a database made before
+    schema 6 keeps them for the rows to come)."""
     driver = conn.connection.driver_connection
     assert driver is not None
-    if not staged or not give_back:
-        return
     if driver.execute("PRAGMA auto_vacuum").fetchone()[0] != INCREMENTAL:
-        return  # a database made before schema 6 keeps its free pages for the rows to come
+        return
     free = driver.execute("PRAGMA freelist_count").fetchone()[0]
-    for _ in range(free):  # the staged rows' pages given back, a page a step of the statement
-        driver.execute("PRAGMA incremental_vacuum")  # (Python's sqlite3 takes one step)
+    for _ in range(free):  # a page a step of the statement (Python's sqlite3 takes one step)
+        driver.execute("PRAGMA incremental_vacuum")
 
 
 INCREMENTAL = 2  # PRAGMA auto_vacuum: pages given back when asked (pdn.db.connection sets it)

@@ -13,7 +13,8 @@ from pdn.db.texts import unpack
 
 def as_schema_6(db: str) -> None:
     """Turn a database just made into what schema 6 wrote: the material runs keyed by game and
-    first position with an index on signature and length, no material_staged, the moves as text
+    first position with an index on signature and length, no material_staged, indexes on the
+    games' variant and year alone, the moves as text
     (SQLite: in a column declared TEXT, edited as SQLite's documentation of ALTER TABLE allows
     for a change that leaves the file's format)."""
     engine = open_database(db)
@@ -51,6 +52,9 @@ def layout_6(conn: Connection) -> None:
     """Schema 7's tables rewritten as schema 6 laid them out."""
     _material(conn)
     _moves(conn)
+    for column in ("variant", "year"):
+        conn.exec_driver_sql(f"DROP INDEX ix_games_{column}_results")
+        conn.exec_driver_sql(f"CREATE INDEX ix_games_{column} ON games ({column})")
 
 
 def _material(conn: Connection) -> None:

@@ -72,6 +72,8 @@ def test_an_old_database_ends_as_a_new_import(
     conn.close()
     assert "plies" not in tables and "ix_games_final_hash" not in tables
     assert "ix_material_signature" not in tables and "material_6" not in tables
+    assert {"ix_games_variant_results", "ix_games_year_results"} <= tables
+    assert "ix_games_variant" not in tables and "ix_games_year" not in tables
     assert {"positions", "positions_staged", "material", "material_staged"} <= tables
     assert kinds == [("blob",)]  # the moves packed
 

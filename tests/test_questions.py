@@ -152,6 +152,9 @@ def test_large_questions_are_answered_from_indexes(hand: Engine) -> None:
     assert "SEARCH material USING PRIMARY KEY (signature=?)" in plan
     plans = _plans(hand, lambda: find_games(hand, GameFilter(valid=False)))
     assert "SCAN games USING INDEX ix_games_invalid" in plans[0]
+    for by in ("variant", "year"):  # counted from the index alone
+        [plan] = _plans(hand, lambda: result_stats(hand, by))  # noqa: B023
+        assert plan == f"SCAN games USING COVERING INDEX ix_games_{by}_results"
 
 
 def test_explore_counts_by_colour_and_apart_the_games_without_result(hand: Engine) -> None:
