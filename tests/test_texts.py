@@ -16,7 +16,7 @@ import pdn.db.migration
 from conftest import corpus_dir, table_digests
 from pdn.db.connection import open_database
 from pdn.db.questions import game_texts
-from pdn.db.schema import NUL_SHOWN
+from pdn.db.schema import NUL_SHOWN, SCHEMA_VERSION
 from pdn.db.store import import_paths
 from pdn.db.texts import DEFLATED, DICTIONARY, PLAIN, DamagedText, pack, unpack
 from pdn.read.reader import read_file
@@ -106,7 +106,7 @@ def test_a_schema_5_database_is_converted_in_place(
     engine = open_database(db)
     with engine.connect() as conn:
         version = conn.execute(text("SELECT value FROM pdn_meta WHERE key = 'schema_version'"))
-        assert version.scalar() == "6"
+        assert version.scalar() == str(SCHEMA_VERSION) == "7"
         places = conn.execute(text(
             "SELECT g.id, s.path, g.file_index FROM games g JOIN source_files s ON "
             "s.id = g.file_id ORDER BY g.place"
