@@ -152,8 +152,11 @@ def _material_by_signature(conn: Connection) -> None:
         run("ALTER TABLE material_6 RENAME CONSTRAINT material_pkey TO material_6_pkey")
     MaterialRow.__table__.create(conn)  # type: ignore[attr-defined]
     MATERIAL_STAGED.create(conn)
-    columns = "signature, length, game_id, first"
-    run(f"INSERT INTO material ({columns}) SELECT {columns} FROM material_6 ORDER BY {columns}")
+    columns = "signature, game_id, first, length"
+    run(
+        f"INSERT INTO material ({columns}) SELECT {columns} FROM material_6 ORDER BY "
+        "signature, game_id, first"
+    )
     run("DROP TABLE material_6")
 
 

@@ -194,14 +194,15 @@ def opening_reaches(ply: int) -> ColumnElement[bool]:
 
 class MaterialRow(Base):
     """A run of consecutive positions of a game's main line with the same material (see
-    pdn.db.search), keyed by its material: position 0 is the start, position i the one after
-    ply i. Material search reads the key; nothing reads a game's runs by the game."""
+    pdn.db.search), keyed by its material, then its game and first position (so that a
+    material's runs come game by game, in order): position 0 is the start, position i the one
+    after ply i. Material search reads the key; nothing reads a game's runs by the game."""
 
     __tablename__ = "material"
     signature: Mapped[int] = mapped_column(Integer, primary_key=True)  # men, kings a side, packed
-    length: Mapped[int] = mapped_column(Integer, primary_key=True)  # positions in the run
     game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
     first: Mapped[int] = mapped_column(Integer, primary_key=True)  # the run's first position
+    length: Mapped[int] = mapped_column(Integer)  # positions in the run
 
     __table_args__ = ({"sqlite_with_rowid": False},)
 

@@ -34,7 +34,7 @@ class Staging:
 
 POSITIONS = Staging(Base.metadata.tables["positions"], STAGED, ("digest", "game_id", "ply"))
 MATERIAL = Staging(
-    Base.metadata.tables["material"], MATERIAL_STAGED, ("signature", "length", "game_id", "first")
+    Base.metadata.tables["material"], MATERIAL_STAGED, ("signature", "game_id", "first")
 )
 STAGINGS = (POSITIONS, MATERIAL)
 
