@@ -135,10 +135,10 @@ def _to_7(conn: Connection) -> None:
     hold the results too (on PostgreSQL without the statement timeout)."""
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
-    _material_by_signature(conn)
-    _pack_moves(conn)
     for index in ("ix_games_variant", "ix_games_year"):  # opening it makes their successors
         conn.exec_driver_sql(f"DROP INDEX IF EXISTS {index}")
+    _material_by_signature(conn)
+    _pack_moves(conn)
     if conn.dialect.name == "sqlite":  # the old material table's pages
         give_back_pages(conn)
 
@@ -148,8 +148,9 @@ def _material_by_signature(conn: Connection) -> None:
     run = conn.exec_driver_sql
     run("DROP INDEX IF EXISTS ix_material_signature")
     run("ALTER TABLE material RENAME TO material_6")
-    if conn.dialect.name == "postgresql":  # the key's index is named for the table
-        run("ALTER TABLE material_6 RENAME CONSTRAINT material_pkey TO material_6_pkey")
+    if conn.dialect.name == "postgresql":  # constraints are named for the table: names freed
+        for name in ("pkey", "game_id_fkey"):
+            run(f"ALTER TABLE material_6 RENAME CONSTRAINT material_{name} TO material_6_{name}")
     MaterialRow.__table__.create(conn)  # type: ignore[attr-defined]
     MATERIAL_STAGED.create(conn)
     columns = "signature, game_id, first, length"

@@ -113,9 +113,16 @@ class GameRow(Base):
     pdn: Mapped[str] = mapped_column(PackedText)  # the game's text as read (first copy)
 
     __table_args__ = (
-        # a variant's or a year's games, and their results counted from the index alone
-        Index("ix_games_variant_results", "variant", "winner", "termination"),
-        Index("ix_games_year_results", "year", "winner", "termination"),
+        # a variant's or a year's games, and their results counted from the index alone (on
+        # PostgreSQL the game id as well, which the counts name: SQLite's is the row's key)
+        Index(
+            "ix_games_variant_results",
+            "variant",
+            "winner",
+            "termination",
+            postgresql_include=["id"],
+        ),
+        Index("ix_games_year_results", "year", "winner", "termination", postgresql_include=["id"]),
         # the invalid games in import order, without a scan of every game
         Index(
             "ix_games_invalid",

@@ -63,6 +63,9 @@ def _every(staging: Staging, table: Table) -> Select[*tuple[object, ...]]:
     return select(*(table.c[c.name] for c in staging.table.columns))
 
 
+MOVING = 0x70646E6D6F766500  # PostgreSQL advisory lock of an import moving staged rows ("pdnmove")
+
+
 def move_staged(conn: Connection, give_back: bool = True) -> None:
     """Move the staged rows into their tables in key order (a row there already, as a game
     stored anew from an earlier place stages it again, stays as it is); into SQLite, their
@@ -70,6 +73,8 @@ def move_staged(conn: Connection, give_back: bool = True) -> None:
     table: on PostgreSQL without the statement timeout (minutes on a million games)."""
     if conn.dialect.name == "postgresql":  # rows staged meanwhile by another import stay
         conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
+        # one mover at a time: two, each deleting rows the other inserts, could deadlock
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MOVING})")
         for s in STAGINGS:
             conn.exec_driver_sql(
                 f"WITH moved AS (DELETE FROM {s.staged.name} RETURNING {s.columns}) INSERT INTO "

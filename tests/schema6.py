@@ -61,8 +61,9 @@ def _material(conn: Connection) -> None:
     run = conn.exec_driver_sql
     sqlite = conn.dialect.name == "sqlite"
     run("ALTER TABLE material RENAME TO material_7")
-    if not sqlite:
-        run("ALTER TABLE material_7 RENAME CONSTRAINT material_pkey TO material_7_pkey")
+    if not sqlite:  # the names the old table's constraints are given freed
+        for name in ("pkey", "game_id_fkey"):
+            run(f"ALTER TABLE material_7 RENAME CONSTRAINT material_{name} TO material_7_{name}")
     run(
         f"CREATE TABLE material (game_id {'INTEGER' if sqlite else 'BIGINT'} NOT NULL, first "
         "INTEGER NOT NULL, length INTEGER NOT NULL, signature INTEGER NOT NULL, PRIMARY KEY "

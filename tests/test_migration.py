@@ -124,6 +124,11 @@ def test_an_old_postgresql_database_ends_as_a_new_import(
         OLD[version](url)
         migrated = open_database(url)
         assert table_digests(migrated) == table_digests(fresh)
+        with migrated.connect() as conn:  # named as a new database names them
+            names = conn.exec_driver_sql(
+                "SELECT conname FROM pg_constraint WHERE conrelid = 'material'::regclass"
+            )
+            assert sorted(n for (n,) in names) == ["material_game_id_fkey", "material_pkey"]
         for ask in ASKED:
             assert ask(migrated).equals(ask(fresh))
         migrated.dispose()
