@@ -2148,6 +2148,98 @@ done:
     return out;
 }
 
+/* -- the reader's PLAIN_RUN token (pdn/read/tokens.py: TOKEN_PATTERN) ------------------------ */
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t n;
+} Chars;
+
+static inline Py_UCS4 char_at(const Chars *t, Py_ssize_t i) {
+    return i < t->n ? PyUnicode_READ(t->kind, t->data, i) : 0;
+}
+static inline int run_space(Py_UCS4 c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+static inline int nonzero_digit(Py_UCS4 c) { return c >= '1' && c <= '9'; }
+static inline int is_decimal(Py_UCS4 c) { /* regex \d */
+    return c < 128 ? c >= '0' && c <= '9' : Py_UNICODE_ISDECIMAL(c);
+}
+static inline int one_of(Py_UCS4 c, const char *set) { return c && c < 128 && strchr(set, (int)c); }
+
+/* The end of a plain word at i (PLAIN_WORD: a move of numbers joined by "-" or "x" that is not
+ * the result 1-1, or a move number), or -1. */
+static Py_ssize_t plain_word(const Chars *t, Py_ssize_t i) {
+    Py_UCS4 c3 = char_at(t, i + 3);
+    int result = char_at(t, i) == '1' && char_at(t, i + 1) == '-' && char_at(t, i + 2) == '1' &&
+                 !(is_decimal(c3) || one_of(c3, "/.:-"));
+    if (!result && nonzero_digit(char_at(t, i))) { /* [1-9]\d?+(?:[-x][1-9]\d?+)++ */
+        Py_ssize_t k = i + 1, steps = 0;
+        if (is_decimal(char_at(t, k))) k++;
+        for (;;) {
+            Py_UCS4 c = char_at(t, k);
+            if (!((c == '-' || c == 'x') && nonzero_digit(char_at(t, k + 1)))) break;
+            k += 2;
+            if (is_decimal(char_at(t, k))) k++;
+            steps++;
+        }
+        if (steps) return k;
+    }
+    Py_ssize_t k = i; /* \d++\. */
+    while (is_decimal(char_at(t, k))) k++;
+    return k > i && char_at(t, k) == '.' ? k + 1 : -1;
+}
+
+/* Whether RESULT (a result, nothing of a number after it) matches at i. */
+static int result_at(const Chars *t, Py_ssize_t i) {
+    static const char *const results[] = {"1/2-1/2", "1/2:1/2", "\xbd-\xbd", "0.5-0.5", "1-0",
+                                          "0-1", "2-0", "0-2", "1-1", "0-0", "1:0", "0:1", "0:0"};
+    for (size_t r = 0; r < sizeof(results) / sizeof(*results); r++) {
+        const unsigned char *s = (const unsigned char *)results[r];
+        Py_ssize_t k = 0;
+        while (s[k] && char_at(t, i + k) == s[k]) k++;
+        if (s[k]) continue;
+        Py_UCS4 c = char_at(t, i + k);
+        if (!(is_decimal(c) || one_of(c, "/.:-"))) return 1;
+    }
+    return 0;
+}
+
+/* plain_run(text, pos): where the lexer's token at pos starts and ends when it is PLAIN_RUN
+ * (the lexer's spaces, then plain words between spaces, tabs and line ends, then nothing RUN
+ * would read on), else None (see pykernel.plain_run, its twin). */
+static PyObject *k_plain_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyUnicode_Check(args[0]))
+        return PyErr_Format(PyExc_TypeError, "plain_run(text, pos)");
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+    if (pos == -1 && PyErr_Occurred()) return NULL;
+    Chars t = {PyUnicode_KIND(args[0]), PyUnicode_DATA(args[0]), PyUnicode_GET_LENGTH(args[0])};
+    if (pos < 0 || pos > t.n) Py_RETURN_NONE;
+    Py_ssize_t start = pos;
+    for (;; start++) {
+        Py_UCS4 c = char_at(&t, start);
+        if (!(run_space(c) || c == '\f' || c == 0xa0 || c == 0xfeff) || start >= t.n) break;
+    }
+    Py_ssize_t end = plain_word(&t, start);
+    if (end < 0) Py_RETURN_NONE;
+    for (;;) { /* (?:[ \t\r\n]++ WORD)*+ */
+        Py_ssize_t k = end;
+        while (k < t.n && run_space(char_at(&t, k))) k++;
+        Py_ssize_t next = k > end ? plain_word(&t, k) : -1;
+        if (next < 0) break;
+        end = next;
+    }
+    Py_UCS4 c = char_at(&t, end); /* the closing lookahead */
+    if (end < t.n && (is_decimal(c) || one_of(c, "!?*(.-xX:"))) Py_RETURN_NONE;
+    Py_ssize_t k = end;
+    while (k < t.n && run_space(char_at(&t, k))) k++;
+    c = char_at(&t, k);
+    if (k < t.n && !result_at(&t, k) &&
+        ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'l') || (c >= 'A' && c <= 'L') ||
+         one_of(c, ".-xX:")))
+        Py_RETURN_NONE;
+    return Py_BuildValue("(nn)", start, end);
+}
+
 #include "../engine/_search.c" /* the built-in engine's search, on this kernel */
 
 static PyMethodDef methods[] = {
@@ -2182,6 +2274,8 @@ static PyMethodDef methods[] = {
      "moves_between(pos, start, end): the legal moves from start to end."},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,
      "play(pos, move): the position after move."},
+    {"plain_run", (PyCFunction)(void (*)(void))k_plain_run, METH_FASTCALL,
+     "plain_run(text, pos): where the lexer's PLAIN_RUN token at pos starts and ends, or None."},
     SEARCH_METHODS
     {NULL, NULL, 0, NULL},
 };
