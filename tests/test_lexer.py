@@ -1,6 +1,7 @@
 """The reader's lexer: runs of plain moves found by the kernel's plain_run (C and its pure-Python
 twin) exactly where, and as far as, the one regular expression of pdn.lark's terminals finds a
-PLAIN_RUN token; every token of the corpus the same either way."""
+PLAIN_RUN token; every token of the corpus the same either way. And the chunker's look at
+lines for comments and variations, a span of lines at a time."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 import pytest
 
 from conftest import corpus_dir, need_core
+from pdn.read.chunks import ODD_SPAN, _odd_flags
 from pdn.read.tokens import PLAIN_RUN, TOKEN_PATTERN, lex, token_re
 from pdn.rules import pykernel as PYTHON
 from pdn.rules.position import CORES
@@ -114,3 +116,14 @@ def test_the_corpus_lexes_alike(name: str) -> None:
         assert ours == theirs, path.name
         runs += sum(kind == PLAIN_RUN for kind, _, _, _ in ours)
     assert runs > 20_000
+
+
+def test_lines_with_comment_or_variation_marks_are_found_span_by_span() -> None:
+    """The chunker's flags of the lines where a comment or a variation may open or close (a
+    brace, a parenthesis, ";" or "%"), found ODD_SPAN lines at a time, over a file's lines."""
+    path = corpus_dir() / "english" / "OCA_2.0.pdn"
+    lines = path.read_bytes().split(b"\n")
+    assert len(lines) > 3 * ODD_SPAN
+    flags = list(_odd_flags(lines))
+    assert flags == [any(c in line for c in b"{}();%") for line in lines]
+    assert 0 < sum(flags) < len(lines)
