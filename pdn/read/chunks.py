@@ -7,7 +7,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
+from itertools import accumulate, chain, repeat
 from operator import add
 
 from pdn.read.lines import Batch
@@ -28,6 +28,7 @@ _GAME_ENDS = (b"1-0", b"0-1", b"1/2", b"2-0", b"0-2", b"1-1", b"0-0", b"1:0", b"
 _COMMENT_STARTS = frozenset(b"%;{")
 _LONE_END = re.compile(rb"(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)")
 _KEEP_TAGS = 1 << 16  # of a chunk too large, this much of its tag section is kept
+ODD_SPAN = 2048  # lines looked at at once for braces, parentheses, ";" and "%"
 
 
 @dataclass(slots=True)
@@ -66,6 +67,13 @@ def _scan(line: bytes, in_comment: bool, depth: int) -> tuple[bool, int, bytes]:
     if not in_comment:
         last = line[start:].strip() or last
     return in_comment, depth, last
+
+
+def _odd_flags(lines: list[bytes]) -> Iterator[int]:
+    """_odd_lines() of *lines*, found ODD_SPAN lines at a time as they are read (a reader that
+    stops early, such as the look at a file's first games, does not pay for a whole block)."""
+    spans = (lines[i : i + ODD_SPAN] for i in range(0, len(lines), ODD_SPAN))
+    return chain.from_iterable(map(_odd_lines, spans))
 
 
 def _odd_lines(lines: list[bytes]) -> bytearray:
@@ -117,7 +125,7 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
             size += too_long + 1
             movetext, ended, in_comment, depth = True, False, False, 0
             continue
-        for offset, data, odd in zip(starts, lines, _odd_lines(lines), strict=True):
+        for offset, data, odd in zip(starts, lines, _odd_flags(lines), strict=True):
             number += 1
             stripped = data.strip()
             if stripped and buf and not (over or in_comment or bracket_line or depth):

@@ -3,7 +3,6 @@ their tags, movetext items, syntax errors and warnings located by line and colum
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from pdn.game import (
@@ -42,7 +41,7 @@ from pdn.read.tokens import (
     SETUP,
     STAR,
     TAGS,
-    token_re,
+    lex,
 )
 
 MAX_DEPTH = 50  # variations nested deeper are a syntax error of their game (the corpus: 4)
@@ -120,7 +119,9 @@ class GameReader:
         self.headers_only = headers_only
         self.limit = limit
         self.index = 0  # games so far
-        self.token_re = token_re()
+        from pdn.rules.position import core  # the kernel chosen: it finds runs of plain moves
+
+        self.plain_run = core().plain_run
 
     # -- one chunk ------------------------------------------------------------------------------
 
@@ -162,23 +163,19 @@ class GameReader:
         return self.segments
 
     def _tokens(self, text: str) -> None:
-        for m in self.token_re.finditer(text):
-            kind = m.lastgroup
-            assert kind is not None
-            pos = m.start(kind)
+        for kind, token, pos, end in lex(text, self.plain_run):
             cur = self.cur
             if cur is None:
-                if not self._outside(m, kind, pos):
+                if not self._outside(kind, token, pos, end):
                     continue
                 cur = self.cur
                 assert cur is not None
             elif cur.skip_depth >= 0:
-                if self._skipping(cur, m, kind, pos):
+                if self._skipping(cur, kind, token, pos, end):
                     return
                 continue
             level = cur.level
             if kind in RUN_KINDS:
-                token = m.group(kind)
                 level.append((kind, token, pos))
                 cur.movetext = True
                 if kind == PLAIN_RUN and not self.headers_only:
@@ -192,23 +189,23 @@ class GameReader:
                         cur.plies += n
                 if moved:
                     cur.moved = cur.has_move = True
-                cur.end = m.end()
+                cur.end = end
             elif kind == TAGS:
                 if cur.stack:
                     self._error_unclosed(cur)
                 if cur.stack or cur.movetext:
                     self._finish(None)
                     self._start(pos)
-                self._tags(m.group(kind), pos)
+                self._tags(token, pos)
             elif kind in END_KINDS:
                 if not cur.stack:
-                    cur.end = m.end()
-                    self._finish(m.group(kind))
+                    cur.end = end
+                    self._finish(token)
                 elif kind == STAR:
                     self._warn(cur.game, pos, "'*' inside a variation ignored")
-                    cur.end = m.end()
+                    cur.end = end
                 else:
-                    found = f"found result {show_text(m.group(kind))} inside a variation"
+                    found = f"found result {show_text(token)} inside a variation"
                     self._error(cur, pos, found, _IN_VARIATION)
             elif kind == LPAR:
                 if len(cur.stack) >= MAX_DEPTH:
@@ -221,7 +218,7 @@ class GameReader:
                 level.append((VARIATION, inner, pos))
                 cur.stack.append((level, pos, cur.moved))
                 cur.level, cur.moved = inner, False
-                cur.end = m.end()
+                cur.end = end
             elif kind == RPAR:
                 if not cur.stack:
                     expected = _IN_GAME if cur.movetext else _BEFORE_MOVES
@@ -229,34 +226,32 @@ class GameReader:
                     continue
                 cur.level, _, moved = cur.stack.pop()
                 cur.moved = moved
-                cur.end = m.end()
+                cur.end = end
             elif kind == JUNK:
-                token = m.group(kind)
                 if token[0] == "\\":
                     cur.escapes.append(self.text.where(pos)[0])
                 else:
                     level.append((JUNK, token, pos))
                     self._warn(cur.game, pos, f"junk {token!r} skipped")
-                cur.end = m.end()
+                cur.end = end
             elif kind == ERROR:
-                self._error_char(cur, m.group(kind), pos)
+                self._error_char(cur, token, pos)
             else:  # COMMENT, LINE_COMMENT, PAREN_COMMENT, NAG, SETUP
                 if kind == NAG and not cur.moved:
-                    self._warn(cur.game, pos, f"NAG {m.group(kind)} before any move ignored")
+                    self._warn(cur.game, pos, f"NAG {token} before any move ignored")
                 elif kind == SETUP:
                     cur.movetext = True
                     cur.moved = False
-                level.append((kind, m.group(kind), pos))
-                cur.end = m.end()
+                level.append((kind, token, pos))
+                cur.end = end
 
-    def _outside(self, m: re.Match[str], kind: str, pos: int) -> bool:
+    def _outside(self, kind: str, token: str, pos: int, end: int) -> bool:
         """A token outside any game: True when it starts one (then it is read as its first).
 
         Comments, NAGs, setups, pseudo-tags, move numbers and punctuation wait for the game that
         may follow; words, stray characters and a move after them on its line are text outside
         any game.
         """
-        token = m.group(kind)
         if kind == TAGS:
             if tag_pairs(token)[2]:
                 self._start(pos)
@@ -280,13 +275,13 @@ class GameReader:
             self.pending.append((kind, token, pos))
             return False
         elif kind in END_KINDS and self.ended is not None and self.outside < 0 and not self.pending:
-            self._glue(self.ended, m.end())  # a second end to the game just ended ("1-0 *")
+            self._glue(self.ended, end)  # a second end to the game just ended ("1-0 *")
             self._warn(self.ended.game, pos, f"second game end {show_text(token)} ignored")
             return False
         self._settle_pending()
         if self.outside < 0:
             self.outside = pos
-        self.outside_end = m.end()
+        self.outside_end = end
         return False
 
     def _line_is_clean(self, pos: int) -> bool:
@@ -465,7 +460,7 @@ class GameReader:
         self._error(cur, pos, message, expected)
         cur.end = pos + 1
 
-    def _skipping(self, cur: _Building, m: re.Match[str], kind: str, pos: int) -> bool:
+    def _skipping(self, cur: _Building, kind: str, token: str, pos: int, end: int) -> bool:
         """A token after a syntax error: True when the rest of the chunk belongs to the game."""
         if cur.skip_depth == _REST:
             return True
@@ -473,22 +468,22 @@ class GameReader:
             cur.skip_depth += 1
         elif kind == RPAR:
             cur.skip_depth = max(0, cur.skip_depth - 1)
-        elif kind == ERROR and m.group(kind) == "{":
+        elif kind == ERROR and token == "{":
             cur.end = len(self.text.text.rstrip())
             return True
         elif cur.skip_depth == 0 and kind in END_KINDS:
-            cur.end = m.end()
-            self._finish(m.group(kind))
+            cur.end = end
+            self._finish(token)
             return False
         elif cur.skip_depth == 0 and kind == TAGS:
             if cur.movetext:
                 self._finish(None)
                 self._start(pos)
-            self._tags(m.group(kind), pos)
+            self._tags(token, pos)
             return False
         elif kind in (RUN, PLAIN_RUN, SETUP):
             cur.movetext = True
-        cur.end = m.end()
+        cur.end = end
         return False
 
 

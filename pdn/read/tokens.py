@@ -13,6 +13,7 @@ hold the reader to it on the corpus.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING
@@ -102,3 +103,30 @@ TOKEN_PATTERN = (
 def token_re() -> re.Pattern[str]:
     """Whitespace, then one token, each alternative named for its terminal (TOKEN_PATTERN)."""
     return re.compile(TOKEN_PATTERN)
+
+
+PlainRun = Callable[[str, int], "tuple[int, int] | None"]  # a kernel's plain_run
+
+
+def lex(text: str, plain_run: PlainRun) -> Iterator[tuple[str, str, int, int]]:
+    """The tokens ``token_re().finditer(text)`` finds, each as its kind, text, start and end;
+    a run of plain moves found by *plain_run* (pdn.rules.pykernel.plain_run, or the C kernel's),
+    the common token and the lexer's slowest, without the lexer."""
+    search = token_re().search
+    pos = 0
+    kind: str | None = None
+    while True:
+        if kind != PLAIN_RUN:  # two runs in a row are rare: the lexer finds the second
+            run = plain_run(text, pos)
+            if run is not None:
+                start, pos = run
+                kind = PLAIN_RUN
+                yield kind, text[start:pos], start, pos
+                continue
+        m = search(text, pos)
+        if m is None:
+            return
+        kind = m.lastgroup
+        assert kind is not None
+        pos = m.end()
+        yield kind, m.group(kind), m.start(kind), pos

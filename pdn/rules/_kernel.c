@@ -314,7 +314,9 @@ static int italian_first_kings(const MoveList *l, const CMove *m, int *out) {
 }
 
 static int rank_cmp(int rule, const MoveList *l, const CMove *a, const CMove *b) {
-    int c, ka = bb_count(a->kingmask), kb = bb_count(b->kingmask);
+    int c, ka = 0, kb = 0;
+    if (rule == P_MAJORITY_KINGS || rule == P_ITALIAN || rule == P_FRISIAN)
+        ka = bb_count(a->kingmask), kb = bb_count(b->kingmask); /* the kings taken count */
     switch (rule) {
     case P_MAJORITY:
         return cmp_int(a->ncap, b->ncap);
@@ -1915,21 +1917,39 @@ static int same_pos(const Pos *a, const Pos *b) {
 typedef struct {
     PyObject *names;
     PyObject *moves; /* check_plain: a list of squares */
-    PyObject **tokens; /* check_runs: each move's token, and where its word starts and ends */
-    Py_ssize_t *word;  /* 2 per move */
+    PyObject **tokens; /* check_runs: each move's token, where its word starts and ends, and */
+    Py_ssize_t *word;  /* where its one "-" or "x" stands (-1: none; -2: several): 3 per move */
+    long table[100];   /* check_runs: the bit index of the label "1" to "99", -3 until looked up */
 } Written;
 
-/* The text of token[a:b] (a new reference): "1" to "99" from a table made once. */
-static PyObject *short_label(PyObject *token, Py_ssize_t a, Py_ssize_t b) {
+/* The label n, "1" to "99", from a table made once (a new reference). */
+static PyObject *number_label(long n) {
     static PyObject *labels[100];
-    Py_UCS4 c0 = b > a ? PyUnicode_READ_CHAR(token, a) : 0;
-    Py_UCS4 c1 = b - a == 2 ? PyUnicode_READ_CHAR(token, a + 1) : '0';
+    if (!labels[n] && !(labels[n] = PyUnicode_FromFormat("%ld", n))) return NULL;
+    return Py_NewRef(labels[n]);
+}
+
+/* The bit index w->names gives token[a:b] (-1: none or out of range; -2 on error); a number
+ * "1" to "99" looked up once per call. */
+static long label_square(Written *w, PyObject *token, Py_ssize_t a, Py_ssize_t b) {
+    int kind = PyUnicode_KIND(token);
+    const void *data = PyUnicode_DATA(token);
+    Py_UCS4 c0 = b > a ? PyUnicode_READ(kind, data, a) : 0;
+    Py_UCS4 c1 = b - a == 2 ? PyUnicode_READ(kind, data, a + 1) : '0';
+    long n = -1;
     if ((b - a == 1 || b - a == 2) && c0 >= '1' && c0 <= '9' && c1 >= '0' && c1 <= '9') {
-        long n = b - a == 1 ? (long)(c0 - '0') : (long)(c0 - '0') * 10 + (long)(c1 - '0');
-        if (!labels[n] && !(labels[n] = PyUnicode_FromFormat("%ld", n))) return NULL;
-        return Py_NewRef(labels[n]);
+        n = b - a == 1 ? (long)(c0 - '0') : (long)(c0 - '0') * 10 + (long)(c1 - '0');
+        if (w->table[n] != -3) return w->table[n];
     }
-    return PyUnicode_Substring(token, a, b);
+    PyObject *key = n >= 0 ? number_label(n) : PyUnicode_Substring(token, a, b);
+    if (!key) return -2;
+    PyObject *v = PyDict_GetItemWithError(w->names, key);
+    Py_DECREF(key);
+    long sq = v ? PyLong_AsLong(v) : -1;
+    if ((!v || sq == -1) && PyErr_Occurred()) return -2;
+    sq = sq < 0 || sq >= MAXSQ ? -1 : sq;
+    if (n >= 0) w->table[n] = sq;
+    return sq;
 }
 
 static void written_ends(Written *w, Py_ssize_t i, long *start, long *end) {
@@ -1944,43 +1964,21 @@ static void written_ends(Written *w, Py_ssize_t i, long *start, long *end) {
         return;
     }
     PyObject *token = w->tokens[i];
-    Py_ssize_t a = w->word[2 * i], b = w->word[2 * i + 1], cut = -1;
-    for (Py_ssize_t k = a; k < b; k++) {
-        Py_UCS4 c = PyUnicode_READ_CHAR(token, k);
-        if (c == '-' || c == 'x') {
-            if (cut >= 0) cut = -2;
-            if (cut == -1) cut = k;
-        }
-    }
+    Py_ssize_t a = w->word[3 * i], b = w->word[3 * i + 1], cut = w->word[3 * i + 2];
     *start = *end = -1;
     if (cut < 0) return; /* three squares or more: for resolve */
-    Py_ssize_t from[2] = {a, cut + 1}, to[2] = {cut, b};
-    long *out[2] = {start, end};
-    for (int h = 0; h < 2; h++) {
-        PyObject *key = short_label(token, from[h], to[h]);
-        if (!key) {
-            *start = *end = -2;
-            return;
-        }
-        PyObject *v = PyDict_GetItemWithError(w->names, key);
-        Py_DECREF(key);
-        long sq = v ? PyLong_AsLong(v) : -1;
-        if ((!v || sq == -1) && PyErr_Occurred()) {
-            *start = *end = -2;
-            return;
-        }
-        *out[h] = sq < 0 || sq >= MAXSQ ? -1 : sq;
-        if (*out[h] < 0) {
-            *start = *end = -1;
-            return;
-        }
-    }
+    long s = label_square(w, token, a, cut);
+    long e = s >= 0 ? label_square(w, token, cut + 1, b) : s;
+    if (s == -2 || e == -2)
+        *start = *end = -2;
+    else if (s >= 0 && e >= 0)
+        *start = s, *end = e;
 }
 
 static PyObject *written_squares(Written *w, Py_ssize_t i) {
     if (w->moves) return Py_NewRef(PyList_GET_ITEM(w->moves, i));
     PyObject *token = w->tokens[i];
-    Py_ssize_t a = w->word[2 * i], b = w->word[2 * i + 1];
+    Py_ssize_t a = w->word[3 * i], b = w->word[3 * i + 1];
     PyObject *out = PyList_New(0);
     for (Py_ssize_t k = a, from = a; out && k <= b; k++) {
         Py_UCS4 c = k < b ? PyUnicode_READ_CHAR(token, k) : '-';
@@ -2047,7 +2045,8 @@ static PyObject *check_written(PyObject *like, Pos p, const Rules *r, Written *w
         if (taken || m->crowns) since = i;
         seen_at[i] = child;
         long seen = 1;
-        for (Py_ssize_t k = since; k < i; k++) seen += same_pos(&seen_at[k], &child);
+        for (Py_ssize_t k = i - 2; k >= since; k -= 2) /* every ply passes the turn */
+            seen += same_pos(&seen_at[k], &child);
         if (!draw && (seen >= repetitions || quiet >= quiet_limit)) draw = (long)i, draw_seen = seen;
         p = child;
     }
@@ -2067,7 +2066,7 @@ static PyObject *k_check_plain(PyObject *self, PyObject *const *args, Py_ssize_t
     if (!PyList_Check(args[1]) || !PyDict_Check(args[2]))
         return PyErr_Format(PyExc_TypeError, "check_plain: wrong argument types");
     POSITION_ARG(args[0]);
-    Written w = {args[2], args[1], NULL, NULL};
+    Written w = {args[2], args[1], NULL, NULL, {0}};
     return check_written(args[0], p, r, &w, PyList_GET_SIZE(args[1]), args[3], args[4]);
 }
 
@@ -2081,9 +2080,9 @@ static PyObject *k_check_runs(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (!PyList_Check(runs) || !PyDict_Check(args[2]))
         return PyErr_Format(PyExc_TypeError, "check_runs: wrong argument types");
     POSITION_ARG(args[0]);
-    Py_ssize_t total = 0, room = 64;
+    Py_ssize_t total = 0, room = 128;
     PyObject **tokens = PyMem_Malloc(room * sizeof(PyObject *));
-    Py_ssize_t *word = PyMem_Malloc(2 * room * sizeof(Py_ssize_t));
+    Py_ssize_t *word = PyMem_Malloc(3 * room * sizeof(Py_ssize_t));
     PyObject *out = NULL;
     if (!tokens || !word) {
         PyErr_NoMemory();
@@ -2095,28 +2094,32 @@ static PyObject *k_check_runs(PyObject *self, PyObject *const *args, Py_ssize_t 
             PyErr_SetString(PyExc_TypeError, "check_runs: a run is a str");
             goto done;
         }
+        int kind = PyUnicode_KIND(token);
+        const void *data = PyUnicode_DATA(token);
         Py_ssize_t len = PyUnicode_GET_LENGTH(token), k = 0;
         while (k < len) {
-            Py_UCS4 c = PyUnicode_READ_CHAR(token, k);
+            Py_UCS4 c = PyUnicode_READ(kind, data, k);
             if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
                 k++;
                 continue;
             }
-            Py_ssize_t a = k;
+            Py_ssize_t a = k, cut = -1;
             for (; k < len; k++) {
-                c = PyUnicode_READ_CHAR(token, k);
+                c = PyUnicode_READ(kind, data, k);
                 if (c == ' ' || c == '\t' || c == '\r' || c == '\n') break;
-                if (!((c >= '0' && c <= '9') || c == '-' || c == 'x' || c == '.')) {
+                if (c == '-' || c == 'x')
+                    cut = cut == -1 ? k : -2;
+                else if (!((c >= '0' && c <= '9') || c == '.')) {
                     PyErr_SetString(PyExc_ValueError, "check_runs: not a run of plain moves");
                     goto done;
                 }
             }
-            if (PyUnicode_READ_CHAR(token, k - 1) == '.') continue; /* a move number */
+            if (PyUnicode_READ(kind, data, k - 1) == '.') continue; /* a move number */
             if (total == room) {
                 room *= 2;
                 PyObject **more = PyMem_Realloc(tokens, room * sizeof(PyObject *));
                 if (more) tokens = more;
-                Py_ssize_t *wider = more ? PyMem_Realloc(word, 2 * room * sizeof(Py_ssize_t)) : NULL;
+                Py_ssize_t *wider = more ? PyMem_Realloc(word, 3 * room * sizeof(Py_ssize_t)) : NULL;
                 if (!wider) {
                     PyErr_NoMemory();
                     goto done;
@@ -2124,12 +2127,14 @@ static PyObject *k_check_runs(PyObject *self, PyObject *const *args, Py_ssize_t 
                 word = wider;
             }
             tokens[total] = token;
-            word[2 * total] = a;
-            word[2 * total + 1] = k;
+            word[3 * total] = a;
+            word[3 * total + 1] = k;
+            word[3 * total + 2] = cut;
             total++;
         }
     }
-    Written w = {args[2], NULL, tokens, word};
+    Written w = {args[2], NULL, tokens, word, {0}};
+    for (int i = 0; i < 100; i++) w.table[i] = -3;
     PyObject *checked = check_written(args[0], p, r, &w, total, args[3], args[4]);
     if (checked) {
         out = Py_BuildValue("(OOOOOn)", PyTuple_GET_ITEM(checked, 0), PyTuple_GET_ITEM(checked, 1),
@@ -2141,6 +2146,98 @@ done:
     PyMem_Free(tokens);
     PyMem_Free(word);
     return out;
+}
+
+/* -- the reader's PLAIN_RUN token (pdn/read/tokens.py: TOKEN_PATTERN) ------------------------ */
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t n;
+} Chars;
+
+static inline Py_UCS4 char_at(const Chars *t, Py_ssize_t i) {
+    return i < t->n ? PyUnicode_READ(t->kind, t->data, i) : 0;
+}
+static inline int run_space(Py_UCS4 c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+static inline int nonzero_digit(Py_UCS4 c) { return c >= '1' && c <= '9'; }
+static inline int is_decimal(Py_UCS4 c) { /* regex \d */
+    return c < 128 ? c >= '0' && c <= '9' : Py_UNICODE_ISDECIMAL(c);
+}
+static inline int one_of(Py_UCS4 c, const char *set) { return c && c < 128 && strchr(set, (int)c); }
+
+/* The end of a plain word at i (PLAIN_WORD: a move of numbers joined by "-" or "x" that is not
+ * the result 1-1, or a move number), or -1. */
+static Py_ssize_t plain_word(const Chars *t, Py_ssize_t i) {
+    Py_UCS4 c3 = char_at(t, i + 3);
+    int result = char_at(t, i) == '1' && char_at(t, i + 1) == '-' && char_at(t, i + 2) == '1' &&
+                 !(is_decimal(c3) || one_of(c3, "/.:-"));
+    if (!result && nonzero_digit(char_at(t, i))) { /* [1-9]\d?+(?:[-x][1-9]\d?+)++ */
+        Py_ssize_t k = i + 1, steps = 0;
+        if (is_decimal(char_at(t, k))) k++;
+        for (;;) {
+            Py_UCS4 c = char_at(t, k);
+            if (!((c == '-' || c == 'x') && nonzero_digit(char_at(t, k + 1)))) break;
+            k += 2;
+            if (is_decimal(char_at(t, k))) k++;
+            steps++;
+        }
+        if (steps) return k;
+    }
+    Py_ssize_t k = i; /* \d++\. */
+    while (is_decimal(char_at(t, k))) k++;
+    return k > i && char_at(t, k) == '.' ? k + 1 : -1;
+}
+
+/* Whether RESULT (a result, nothing of a number after it) matches at i. */
+static int result_at(const Chars *t, Py_ssize_t i) {
+    static const char *const results[] = {"1/2-1/2", "1/2:1/2", "\xbd-\xbd", "0.5-0.5", "1-0",
+                                          "0-1", "2-0", "0-2", "1-1", "0-0", "1:0", "0:1", "0:0"};
+    for (size_t r = 0; r < sizeof(results) / sizeof(*results); r++) {
+        const unsigned char *s = (const unsigned char *)results[r];
+        Py_ssize_t k = 0;
+        while (s[k] && char_at(t, i + k) == s[k]) k++;
+        if (s[k]) continue;
+        Py_UCS4 c = char_at(t, i + k);
+        if (!(is_decimal(c) || one_of(c, "/.:-"))) return 1;
+    }
+    return 0;
+}
+
+/* plain_run(text, pos): where the lexer's token at pos starts and ends when it is PLAIN_RUN
+ * (the lexer's spaces, then plain words between spaces, tabs and line ends, then nothing RUN
+ * would read on), else None (see pykernel.plain_run, its twin). */
+static PyObject *k_plain_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyUnicode_Check(args[0]))
+        return PyErr_Format(PyExc_TypeError, "plain_run(text, pos)");
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+    if (pos == -1 && PyErr_Occurred()) return NULL;
+    Chars t = {PyUnicode_KIND(args[0]), PyUnicode_DATA(args[0]), PyUnicode_GET_LENGTH(args[0])};
+    if (pos < 0 || pos > t.n) Py_RETURN_NONE;
+    Py_ssize_t start = pos;
+    for (;; start++) {
+        Py_UCS4 c = char_at(&t, start);
+        if (!(run_space(c) || c == '\f' || c == 0xa0 || c == 0xfeff) || start >= t.n) break;
+    }
+    Py_ssize_t end = plain_word(&t, start);
+    if (end < 0) Py_RETURN_NONE;
+    for (;;) { /* (?:[ \t\r\n]++ WORD)*+ */
+        Py_ssize_t k = end;
+        while (k < t.n && run_space(char_at(&t, k))) k++;
+        Py_ssize_t next = k > end ? plain_word(&t, k) : -1;
+        if (next < 0) break;
+        end = next;
+    }
+    Py_UCS4 c = char_at(&t, end); /* the closing lookahead */
+    if (end < t.n && (is_decimal(c) || one_of(c, "!?*(.-xX:"))) Py_RETURN_NONE;
+    Py_ssize_t k = end;
+    while (k < t.n && run_space(char_at(&t, k))) k++;
+    c = char_at(&t, k);
+    if (k < t.n && !result_at(&t, k) &&
+        ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'l') || (c >= 'A' && c <= 'L') ||
+         one_of(c, ".-xX:")))
+        Py_RETURN_NONE;
+    return Py_BuildValue("(nn)", start, end);
 }
 
 #include "../engine/_search.c" /* the built-in engine's search, on this kernel */
@@ -2177,6 +2274,8 @@ static PyMethodDef methods[] = {
      "moves_between(pos, start, end): the legal moves from start to end."},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,
      "play(pos, move): the position after move."},
+    {"plain_run", (PyCFunction)(void (*)(void))k_plain_run, METH_FASTCALL,
+     "plain_run(text, pos): where the lexer's PLAIN_RUN token at pos starts and ends, or None."},
     SEARCH_METHODS
     {NULL, NULL, 0, NULL},
 };

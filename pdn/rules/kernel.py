@@ -91,6 +91,9 @@ class Kernel(Protocol):
         """check_plain over the moves of runs of plain moves, then the number of moves (see
         pykernel.check_runs)."""
 
+    def plain_run(self, text: str, pos: int, /) -> tuple[int, int] | None:
+        """Where the reader's lexer finds a PLAIN_RUN token at *pos* (see pykernel.plain_run)."""
+
     def scan(
         self, positions: Sequence[Position], words: int, digests: bool, /
     ) -> tuple[list[int], bytes, list[tuple[int, int, Counts]]]:

@@ -8,6 +8,7 @@ A position is made as the one it comes from (``type(pos)``), so this module need
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -553,3 +554,26 @@ def check_runs(
             if word[-1] != ".":
                 moves.append(tuple(word.replace("x", "-").split("-")))
     return (*check_plain(pos, moves, names, settings, resolve), len(moves))
+
+
+# The reader's PLAIN_RUN token (pdn/read/pdn.lark, in pdn.read.tokens.TOKEN_PATTERN as tests
+# check), after the lexer's spaces: plain_run() finds it without the rest of the lexer
+PLAIN_RUN = (
+    "(?>(?:(?!1-1(?![\\d\\/.:-]))[1-9]\\d?+(?:[-x][1-9]\\d?+)++|\\d++\\.)(?:[ \t\r\n]++(?:(?!"
+    "1-1(?![\\d\\/.:-]))[1-9]\\d?+(?:[-x][1-9]\\d?+)++|\\d++\\.))*+)(?![!?*(\\d.\\-xX:]|[ \t"
+    "\r\n]*(?!(?:1\\/2-1\\/2|1\\/2:1\\/2|½-½|0\\.5-0\\.5|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|0:0)"
+    "(?![\\d\\/.:-]))[0-9a-lA-L.\\-xX:])"
+)
+LEXER_SPACE = "[ \t\x0c\r\n\xa0\ufeff]"
+_PLAIN_RUN = re.compile(f"(?>{LEXER_SPACE}*)({PLAIN_RUN})")
+
+
+def plain_run(text: str, pos: int) -> tuple[int, int] | None:
+    """Where the lexer's token at *pos* starts and ends when it is PLAIN_RUN: its spaces, then
+    moves of numbers joined by "-" or "x" and move numbers between spaces, tabs and line ends,
+    with nothing after them that RUN would read on. None otherwise: no earlier terminal takes a
+    digit first, and a plain word is never a result, so where PLAIN_RUN matches it is the token."""
+    if not 0 <= pos <= len(text):
+        return None
+    m = _PLAIN_RUN.match(text, pos)
+    return None if m is None else m.span(1)
