@@ -308,10 +308,10 @@ def test_explorer_move_plays_it(page: Page, archive: dict[str, Any], screenshots
     start = Position.start(english)
     (move,) = candidates(start, make_move("11-15").squares)
     assert page.board_at(1) == pieces(start.play(move))
-    assert page.tab.inner_text("#explored").startswith("Played here")
-    # the games that reached the position open at the ply where they reached it
-    page.tab.locator("#reached-table tbody tr").first.wait_for()
-    assert page.tab.locator("#reached-table tbody tr").count() == len(played)
+    page.expect("#explored").to_have_text(re.compile(r"^Played here"))
+    # the games that reached the position open at the ply where they reached it (waited for:
+    # the start position's games are shown until the new ones come)
+    page.expect("#reached-table tbody tr").to_have_count(len(played))
     page.tab.click("#reached-table tbody tr >> nth=0 >> a >> nth=0")
     assert page.board_at(1) == pieces(start.play(move))
 
