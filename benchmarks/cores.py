@@ -6,8 +6,9 @@ the machine. On the International games, py-draughts' ``StandardBoard.from_pdn``
 each game's text, and dame-rs pushes each game's moves as written (it has no PDN reader: its
 driver takes the words of the movetext that hold "-" or "x", comments and the result left out,
 the least work that finds the moves; each side's plies replayed are printed); both in their own
-venvs (see _env.py). The three run in turn, ROUNDS times, and each round's ratios are printed
-(the machine is shared: compare figures of one round). Every figure is CPU time of the process
+venvs (see _env.py). The three run in turn, ROUNDS times, each BEST_OF times in a round (the
+fastest run kept), and each round's ratios are printed (the machine is shared: compare figures
+of one round). Every figure is CPU time of the process
 that does the work (steady on a shared machine).
 
 Then what an import asks of each core per game besides the replay (pdn.rules.position.Core.scan and
@@ -37,6 +38,7 @@ from pdn.rules.position import CORES, use_core
 REPEAT = 20
 
 ROUNDS = 3
+BEST_OF = 3  # runs of each side in a round, the fastest kept: the load swings single runs 1.5x
 
 DAME = r"""
 import json, re, time
@@ -97,19 +99,27 @@ def main() -> None:
         for label in ("OCA_2.0.pdn", migo):
             ratio = rates["c", label] / rates["python", label]
             print(f"  C kernel / Python core on {label}: {ratio:.2f}x")
-    print(f"the same {len(games)} International games, in turn, {ROUNDS} rounds (C kernel):")
+    print(
+        f"the same {len(games)} International games, in turn, {ROUNDS} rounds, the best of "
+        f"{BEST_OF} runs of each side in a round (C kernel):"
+    )
     use_core("c" if "c" in CORES else "python")
     for _ in range(ROUNDS):
-        seconds, reports = cpu_timed(lambda: validate_file(archive))
-        ours = len(reports) / seconds
-        line = f"  pdn {ours:6,.0f} games/s ({sum(r.plies for r in reports)} plies)"
+        ours, plies = 0.0, 0
+        for _ in range(BEST_OF):
+            seconds, reports = cpu_timed(lambda: validate_file(archive))
+            ours, plies = max(ours, len(reports) / seconds), sum(r.plies for r in reports)
+        line = f"  pdn {ours:6,.0f} games/s ({plies} plies)"
         for package, code in (("dame-rs", DAME), ("py-draughts", PY_DRAUGHTS_FROM_PDN)):
-            theirs = other_library(package, f"PATH = {str(texts)!r}\n" + code)
-            if theirs:
-                rate = theirs["games"] / theirs["seconds"]
-                plies = f", {theirs['plies']} plies" if "plies" in theirs else ""
+            driver = f"PATH = {str(texts)!r}\n" + code
+            runs = [other_library(package, driver) for _ in range(BEST_OF)]
+            measured = [r for r in runs if r is not None]
+            if len(measured) == BEST_OF:
+                best = max(measured, key=lambda t: t["games"] / t["seconds"])
+                rate = best["games"] / best["seconds"]
+                said = f", {best['plies']} plies" if "plies" in best else ""
                 line += (
-                    f"; {package} {rate:6,.0f} ({theirs['games']} games{plies}): {ours / rate:.2f}x"
+                    f"; {package} {rate:6,.0f} ({best['games']} games{said}): {ours / rate:.2f}x"
                 )
         print(line)
 
