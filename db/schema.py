@@ -170,17 +170,14 @@ class PositionRow(Base):
     __table_args__ = ({"sqlite_with_rowid": False},)
 
 
-# An import writes its positions here as they come and moves them into the positions table,
-# sorted, once it has written its games (see pdn.db.positions): rows inserted in digest order
-# fill the table's pages, where rows inserted as games come land all over them.
-STAGED = Table(
-    "positions_staged",
-    Base.metadata,
-    Column("digest", BigInteger, nullable=False),
-    Column("game_id", GameId, nullable=False),
-    Column("ply", Integer, nullable=False),
-    Column("move", Text),
-)
+def staging_table(name: str, table: Table) -> Table:
+    """Where an import writes the rows of *table* as they come, to move them in sorted once it
+    has written its games (see pdn.db.staging): *table*'s columns, without a key or index."""
+    columns = (Column(c.name, c.type, nullable=c.nullable) for c in table.columns)
+    return Table(name, Base.metadata, *columns)
+
+
+STAGED = staging_table("positions_staged", PositionRow.__table__)  # type: ignore[arg-type]
 
 
 DIGEST_BYTES = 8  # a position's digest in games.opening
@@ -214,16 +211,7 @@ class MaterialRow(Base):
     __table_args__ = ({"sqlite_with_rowid": False},)
 
 
-# An import writes its material runs here, as it does its positions, and moves them into the
-# material table, sorted, at its end (see pdn.db.positions).
-MATERIAL_STAGED = Table(
-    "material_staged",
-    Base.metadata,
-    Column("game_id", GameId, nullable=False),
-    Column("first", Integer, nullable=False),
-    Column("length", Integer, nullable=False),
-    Column("signature", Integer, nullable=False),
-)
+MATERIAL_STAGED = staging_table("material_staged", MaterialRow.__table__)  # type: ignore[arg-type]
 
 
 class BoardsRow(Base):

@@ -20,22 +20,24 @@ from pdn.db.schema import MATERIAL_STAGED, STAGED, Base
 
 @dataclass(frozen=True, slots=True)
 class Staging:
-    """A table filled through *staged*; *key*: its key's columns, in order."""
+    """A table filled through *staged* (see pdn.db.schema.staging_table)."""
 
     table: Table
     staged: Table
-    key: tuple[str, ...]
 
     @property
     def columns(self) -> str:
         """The table's columns, as SQL lists them."""
         return ", ".join(c.name for c in self.table.columns)
 
+    @property
+    def key(self) -> tuple[str, ...]:
+        """The columns of the table's key, in order: the order rows are moved in."""
+        return tuple(c.name for c in self.table.primary_key.columns)
 
-POSITIONS = Staging(Base.metadata.tables["positions"], STAGED, ("digest", "game_id", "ply"))
-MATERIAL = Staging(
-    Base.metadata.tables["material"], MATERIAL_STAGED, ("signature", "game_id", "first")
-)
+
+POSITIONS = Staging(Base.metadata.tables["positions"], STAGED)
+MATERIAL = Staging(Base.metadata.tables["material"], MATERIAL_STAGED)
 STAGINGS = (POSITIONS, MATERIAL)
 
 
