@@ -469,11 +469,8 @@ def test_a_file_shortened_while_imported_is_not_marked_imported(
 
 
 def test_many_one_game_files_are_written_in_few_transactions(tmp_path: Path) -> None:
-    import time
-
     from sqlalchemy import event
 
-    from pdn.archive.validate import validate_paths
     from pdn.read.reader import read_games
 
     folder = tmp_path / "one-game-files"
@@ -485,15 +482,9 @@ def test_many_one_game_files_are_written_in_few_transactions(tmp_path: Path) -> 
     engine = open_database(str(tmp_path / "many.db"))
     commits: list[int] = []
     event.listen(engine, "commit", lambda conn: commits.append(1))
-    started = time.process_time()
     stats = import_paths(engine, [folder])
-    imported = time.process_time() - started
     assert stats.files == stats.games == stats.added == 1000
-    assert len(commits) <= 6  # the file rows, one batch, the marks of the files (were 3 per file)
-    started = time.process_time()
-    assert sum(1 for _ in validate_paths([folder])) == 1000
-    validated = time.process_time() - started
-    print(f"1,000 one-game files: import {imported:.2f} s of CPU, validate {validated:.2f} s, "
-          f"{len(commits)} commits")  # fmt: skip
-    assert imported < 3 * validated, (imported, validated)  # were 7 times
+    # the file rows, one batch, the marks of the files (were 3 per file); the CPU time against
+    # validation's is benchmarks/small_files.py's figure
+    assert len(commits) <= 6
     engine.dispose()
