@@ -12,8 +12,10 @@ from pdn.db.positions import opening_blob
 from pdn.db.schema import (
     MATERIAL_STAGED,
     OPENING_PLIES_KEPT,
+    PLAYER_TALLIES,
     SCHEMA_VERSION,
     STAGED,
+    TALLIES,
     AnalysisRow,
     GameRow,
     MaterialRow,
@@ -21,6 +23,7 @@ from pdn.db.schema import (
     PositionRow,
 )
 from pdn.db.staging import give_back_pages
+from pdn.db.tallies import tallies_from_games
 from pdn.db.texts import pack
 
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
@@ -196,10 +199,21 @@ def _column_type(conn: Connection, column: str) -> str | None:
     ).scalar()
 
 
+def _to_8(conn: Connection) -> None:
+    """Schema 7 to 8: the tallies, counted from the games (pdn.db.tallies; on PostgreSQL
+    without the statement timeout)."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
+    for table in (TALLIES, PLAYER_TALLIES):
+        table.create(conn)
+    tallies_from_games(conn)
+
+
 STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     4: _add_analysis,
     5: _to_6,
     6: _to_7,
+    7: _to_8,
 }
 
 

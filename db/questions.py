@@ -19,15 +19,19 @@ from sqlalchemy import (
     ColumnElement,
     Engine,
     Exists,
+    FromClause,
+    Integer,
     Label,
     Select,
+    Subquery,
+    Table,
     and_,
     case,
     exists,
     func,
+    literal_column,
     or_,
     select,
-    union_all,
 )
 from sqlalchemy.sql.elements import SQLCoreOperations
 from sqlalchemy.sql.util import ClauseAdapter
@@ -42,6 +46,8 @@ from pdn.db.positions import every_position, opening_digests, reaching
 from pdn.db.schema import (
     NUL_SHOWN,
     OPENING_PLIES_KEPT,
+    PLAYER_TALLIES,
+    TALLIES,
     GameRow,
     SourceFile,
     opening_digest,
@@ -96,16 +102,18 @@ def _matches(column: SQLCoreOperations[str | None], text: str) -> ColumnElement[
     return low.like(pattern.replace("*", "%"), escape="/")
 
 
-def result_condition(result: str) -> ColumnElement[bool]:
+def result_condition(result: str, of: FromClause | None = None) -> ColumnElement[bool]:
     """Games with *result*: white, black or draw (read for the side that moves first in each
     game's variant: in English 1-0 is a Black win), unknown (no result), first or second (the
-    player who moves first in the variant, or the other, won), or a result as written."""
+    player who moves first in the variant, or the other, won), or a result as written; *of*:
+    the games table, or a table of its outcome, winner and result columns (the tallies)."""
+    c = (GameRow.__table__ if of is None else of).c
     word = result.strip().lower()
     if word in ("first", "second"):
-        return GameRow.outcome == word
+        return c.outcome == word
     if word in RESULT_WORDS:
-        return GameRow.winner == word
-    return GameRow.result == result.strip()
+        return c.winner == word
+    return c.result == result.strip()
 
 
 def _written(engine: Engine, text: str, aliases: Aliases) -> list[str]:
@@ -280,14 +288,22 @@ DRAW_KINDS = ["by_moves_rule", "by_endgame_rule", "by_repetition", "by_agreement
 DRAWS = ["games", "draws", "no_result", "draw_rate", *DRAW_KINDS]
 
 
-def _counts(game: SQLCoreOperations[Any], winner: SQLCoreOperations[str]) -> list[Label[int]]:
-    """Columns games, white_wins, draws, black_wins and no_result counted in a group."""
+ONE = literal_column("1", Integer)  # a row of the games table is one game
+
+
+def _counts(winner: SQLCoreOperations[str], games: ColumnElement[int] = ONE) -> list[Label[int]]:
+    """Columns games, white_wins, draws, black_wins and no_result counted in a group of rows,
+    each of *games* games (a tally's count; a game's row is one)."""
+
+    def of(cond: ColumnElement[bool]) -> ColumnElement[int]:
+        return func.sum(case((cond, games), else_=0))
+
     return [
-        func.count(game).label("games"),
-        func.count(case((winner == "white", game))).label("white_wins"),
-        func.count(case((winner == "draw", game))).label("draws"),
-        func.count(case((winner == "black", game))).label("black_wins"),
-        func.count(case((winner == "unknown", game))).label("no_result"),
+        func.sum(games).label("games"),
+        of(winner == "white").label("white_wins"),
+        of(winner == "draw").label("draws"),
+        of(winner == "black").label("black_wins"),
+        of(winner == "unknown").label("no_result"),
     ]
 
 
@@ -309,8 +325,16 @@ def _top(frame: pd.DataFrame, keys: list[str], top: int | None) -> pd.DataFrame:
     return frame.head(top).reset_index(drop=True) if top else frame.reset_index(drop=True)
 
 
-def _result_where(query: Select[*tuple[Any, ...]], result: str | None) -> Select[*tuple[Any, ...]]:
-    return query.where(result_condition(result)) if result else query
+def _result_where(
+    query: Select[*tuple[Any, ...]], result: str | None, of: FromClause | None = None
+) -> Select[*tuple[Any, ...]]:
+    return query.where(result_condition(result, of)) if result else query
+
+
+def _tallied(table: Table, result: str | None) -> Subquery:
+    """The rows of *table* (the games, or a tallies table: pdn.db.tallies) of the games with
+    *result* (all: None)."""
+    return _result_where(select(table), result, table).subquery()
 
 
 def explore(
@@ -342,7 +366,7 @@ def explore(
         .distinct()
         .subquery()
     )
-    query = select(played.c.move, *_counts(played.c.game_id, played.c.winner))
+    query = select(played.c.move, *_counts(played.c.winner))
     with engine.connect() as conn:
         frame = pd.read_sql(query.group_by(played.c.move), conn, dtype_backend="numpy_nullable")
     frame = frame.astype({c: "int64" for c in COUNTS})
@@ -372,20 +396,25 @@ def opening_stats(
         raise QuestionError(f"--ballots are English three-move ballots, not {variant} openings")
     ballot = three_move_ballots() if ballots else {}
     query: Select[*tuple[Any, ...]]
-    if ballots:  # the position after three plies is stored with each game
-        key = GameRow.opening_hash
+    if ballots or plies == 3:  # the position after three plies: counted in the tallies
+        t = _tallied(TALLIES, result)
         query = (
-            select(key.label("position"), func.min(GameRow.place).label("first"),
-                   *_counts(GameRow.id, GameRow.winner))
-            .where(GameRow.variant == "english", GameRow.from_start, key.in_(list(ballot)))
-            .group_by(key)
+            select(t.c.opening_hash.label("position"), func.min(t.c.first).label("first"),
+                   *_counts(t.c.winner, t.c.games))
+            .where(t.c.from_start, t.c.opening_hash.is_not(None))
+            .group_by(t.c.opening_hash)
+            .having(func.sum(t.c.games) >= min_games)
         )  # fmt: skip
+        if ballots:
+            query = query.where(t.c.variant == "english", t.c.opening_hash.in_(list(ballot)))
+        elif variant:
+            query = query.where(t.c.variant == get_variant(variant).name)
         plies = 3
     else:
         query = _by_position_after(engine, plies)
         if variant:
             query = query.where(GameRow.variant == get_variant(variant).name)
-    query = _result_where(query, result).having(func.count() >= min_games)
+        query = _result_where(query, result).having(func.count() >= min_games)
     frame = scores(_with_first_game(engine, query))
     frame["opening"] = [opening_line(m, plies) for m in frame["moves"]]
     found = _opening_names(engine, [int(p) for p in frame["first"]], plies, names)
@@ -398,7 +427,7 @@ def opening_stats(
 
 def _by_position_after(engine: Engine, plies: int) -> Select[*tuple[Any, ...]]:
     """The games from the start counted by the position after their first *plies* plies."""
-    counted = select(func.min(GameRow.place).label("first"), *_counts(GameRow.id, GameRow.winner))
+    counted = select(func.min(GameRow.place).label("first"), *_counts(GameRow.winner))
     if plies <= OPENING_PLIES_KEPT:  # kept with each game (bytes: not a column of the frame)
         key = opening_digest(plies)
         counted = counted.where(opening_reaches(plies))
@@ -450,15 +479,25 @@ def _with_first_game(engine: Engine, groups: Select[*tuple[Any, ...]]) -> pd.Dat
 DRAW_GROUPS = ("variant", "year", "event", "opening", "player", "termination")
 
 
+def _results(rows: Subquery) -> list[Label[int]]:
+    """The counts of a statistics table over *rows*: of the games table (a game a row), or of a
+    tallies table (each row a count of games)."""
+    games = rows.c.games if "games" in rows.c else ONE
+    return [*_counts(rows.c.winner, games), *_draw_kinds(rows.c.winner, rows.c.termination, games)]
+
+
 def _draw_kinds(
-    winner: SQLCoreOperations[str], termination: SQLCoreOperations[str]
+    winner: SQLCoreOperations[str],
+    termination: SQLCoreOperations[str],
+    games: ColumnElement[int] = ONE,
 ) -> list[Label[int]]:
     """Columns counting the draws by the moves rule, by an endgame rule, by repetition and
-    those no rule made (as recorded: agreed or adjudicated), by the labels of pdn.rules.draw."""
+    those no rule made (as recorded: agreed or adjudicated), by the labels of pdn.rules.draw,
+    in a group of rows each of *games* games (as :func:`_counts`)."""
     is_draw = winner == "draw"
 
     def draws(cond: ColumnElement[bool]) -> Label[int]:
-        return func.sum(case((and_(is_draw, cond), 1), else_=0))  # type: ignore[return-value]
+        return func.sum(case((and_(is_draw, cond), games), else_=0))  # type: ignore[return-value]
 
     return [
         draws(termination.in_(sorted(LABELS[Termination.MOVES_RULE]))).label("by_moves_rule"),
@@ -497,33 +536,23 @@ def result_stats(
     if by not in DRAW_GROUPS:
         raise QuestionError(f"--by must be one of {', '.join(DRAW_GROUPS)}, not {by!r}")
     keys = [by]
-    games = _result_where(select(GameRow), result).subquery()
     if by == "player":  # each game counts for both of its players
-        sides = union_all(
-            *(
-                select(side.label("player"), games.c.id, games.c.winner, games.c.termination)
-                for side in (games.c.white, games.c.black)
-            )
-        ).subquery()
-        query = select(
-            sides.c.player,
-            *_counts(sides.c.id, sides.c.winner),
-            *_draw_kinds(sides.c.winner, sides.c.termination),
-        ).group_by(sides.c.player)
+        t = _tallied(PLAYER_TALLIES, result)
+        query = select(t.c.player, *_results(t)).group_by(t.c.player)
         with engine.connect() as conn:
             frame = pd.read_sql(query, conn)
         if aliases:  # the counts of the names of one player added up
             frame["player"] = frame["player"].map(lambda n: n if n is None else aliases.name(n))
             frame = frame.groupby("player", as_index=False, dropna=False).sum()
     elif by == "opening":  # the position after three plies: a ballot, or its first moves
-        position = case((games.c.from_start, games.c.opening_hash))  # set-up games: one group
+        t = _tallied(TALLIES, result)
+        position = case((t.c.from_start, t.c.opening_hash))  # set-up games: one group
         groups = select(
             position.label("position"),
-            games.c.from_start,
-            func.min(games.c.place).label("first"),
-            *_counts(games.c.id, games.c.winner),
-            *_draw_kinds(games.c.winner, games.c.termination),
-        ).group_by(games.c.variant, games.c.from_start, position)
+            t.c.from_start,
+            func.min(t.c.first).label("first"),
+            *_results(t),
+        ).group_by(t.c.variant, t.c.from_start, position)
         frame = _with_first_game(engine, groups)
         names = OpeningNames.shipped()
         frame["opening"] = [
@@ -538,15 +567,11 @@ def result_stats(
             for h, start in zip(frame["position"], frame["from_start"], strict=True)
         ]
         keys = ["opening", "variant", "name"]
-    else:
-        column = games.c[by]
-        query = select(
-            column.label(by),
-            *_counts(games.c.id, games.c.winner),
-            *_draw_kinds(games.c.winner, games.c.termination),
-        )
+    else:  # the events are not tallied: counted from the games
+        t = _tallied(GameRow.__table__ if by == "event" else TALLIES, result)  # type: ignore[arg-type]
+        query = select(t.c[by], *_results(t)).group_by(t.c[by])
         with engine.connect() as conn:
-            frame = pd.read_sql(query.group_by(column), conn)
+            frame = pd.read_sql(query, conn)
     frame = _top(scores(frame), keys, top)
     if by == "year":
         frame["year"] = frame["year"].astype("Int64")

@@ -30,7 +30,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from pdn.db.texts import HexDigest, PackedText
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 7  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 8  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
@@ -38,6 +38,7 @@ SCHEMA_VERSION = 7  # 2: game ids from the game hash, games.place; 3: a game is 
 # (and games.pdn holds the text packed, game_hash and moves_hash their bytes: pdn.db.texts)
 # 7: material keyed by its signature (one copy, no index beside it), games.moves packed,
 # the indexes on games' variant and year hold the results as well
+# 8: the tallies: the games counted by what the statistics group them by (pdn.db.tallies)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -222,6 +223,35 @@ class BoardsRow(Base):
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
     __table_args__ = ({"sqlite_with_rowid": False},)
+
+
+# The games counted by what the statistics group them by (see pdn.db.tallies): an import
+# appends the counts of each batch it writes, in the batch's transaction, and sums the rows of
+# each group into one once it has written every game; a question sums a group's rows.
+TALLIES = Table(
+    "tallies",
+    Base.metadata,
+    Column("variant", String(30)),
+    Column("year", Integer),
+    Column("from_start", Boolean, nullable=False),
+    Column("opening_hash", BigInteger),
+    Column("termination", String(30), nullable=False),
+    Column("winner", String(10), nullable=False),
+    Column("outcome", String(10), nullable=False),
+    Column("result", Text),
+    Column("games", Integer, nullable=False),  # 0: a game stored anew from an earlier place
+    Column("first", BigInteger, nullable=False),  # the lowest place among them (or below it)
+)
+PLAYER_TALLIES = Table(  # each game counted for both its players (twice when they are one)
+    "player_tallies",
+    Base.metadata,
+    Column("player", Text),
+    Column("termination", String(30), nullable=False),
+    Column("winner", String(10), nullable=False),
+    Column("outcome", String(10), nullable=False),
+    Column("result", Text),
+    Column("games", Integer, nullable=False),
+)
 
 
 class AnalysisRow(Base):

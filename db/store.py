@@ -59,7 +59,9 @@ from pdn.db.records import Record, build_record, place
 from pdn.db.schema import (
     MATERIAL_STAGED,
     NUL_SHOWN,
+    PLAYER_TALLIES,
     STAGED,
+    TALLIES,
     BoardsRow,
     GameRow,
     Occurrence,
@@ -67,6 +69,7 @@ from pdn.db.schema import (
 )
 from pdn.db.sources import mark_complete, present_indexes, source_files
 from pdn.db.staging import move_staged, vacuum_database
+from pdn.db.tallies import player_tally_rows, tally_rows
 from pdn.db.texts import digest_bytes
 from pdn.game import Game
 from pdn.read.files import FileProblem, shown_name
@@ -541,6 +544,11 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
               [m for r in won for m in r.material])  # fmt: skip
     _add_rows(conn, BoardsRow.__tablename__, ["game_id", "data"],
               [b for r in won for b in r.boards])  # fmt: skip
+    fresh_rows = [row for row in rows if row["id"] in inserted]
+    _add_rows(conn, TALLIES.name, [c.name for c in TALLIES.columns],
+              tally_rows(fresh_rows, (row for row in rows if row["id"] in replaced)))  # fmt: skip
+    _add_rows(conn, PLAYER_TALLIES.name, [c.name for c in PLAYER_TALLIES.columns],
+              player_tally_rows(fresh_rows))  # fmt: skip
     counts = SpanCounts()
     marks = []
     for file_id, index, line, gid, at in read:

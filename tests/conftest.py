@@ -172,7 +172,10 @@ def table_digests(engine: Engine) -> dict[str, tuple[int, str]]:
             columns = [c for c in table.columns if c.name not in ("imported_at", "run")]
             digest = hashlib.sha256()
             n = 0
-            for row in conn.execute(select(*columns).order_by(*table.primary_key.columns)):
+            rows = conn.execute(select(*columns).order_by(*table.primary_key.columns))
+            if not table.primary_key:  # a tallies table: in the order of its rows' values
+                rows = sorted(rows, key=repr)  # type: ignore[assignment]
+            for row in rows:
                 digest.update(repr(tuple(row)).encode())
                 n += 1
             out[table.name] = (n, digest.hexdigest())

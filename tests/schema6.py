@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from schema7 import layout_7
 from sqlalchemy import Connection, text
 
 from pdn.db.connection import open_database
@@ -12,9 +13,9 @@ from pdn.db.texts import unpack
 
 
 def as_schema_6(db: str) -> None:
-    """Turn a database just made into what schema 6 wrote: the material runs keyed by game and
-    first position with an index on signature and length, no material_staged, indexes on the
-    games' variant and year alone, the moves as text
+    """Turn a database just made into what schema 6 wrote: no tallies, the material runs keyed
+    by game and first position with an index on signature and length, no material_staged,
+    indexes on the games' variant and year alone, the moves as text
     (SQLite: in a column declared TEXT, edited as SQLite's documentation of ALTER TABLE allows
     for a change that leaves the file's format)."""
     engine = open_database(db)
@@ -49,7 +50,8 @@ def declare(db: str, changes: tuple[tuple[str, str], ...]) -> None:
 
 
 def layout_6(conn: Connection) -> None:
-    """Schema 7's tables rewritten as schema 6 laid them out."""
+    """This schema's tables rewritten as schema 6 laid them out (schema 7's layout first)."""
+    layout_7(conn)
     _material(conn)
     _moves(conn)
     for column in ("variant", "year"):

@@ -44,6 +44,8 @@ from pdn.db.connection import DatabaseRefused, open_database
 from pdn.db.questions import GameFilter, explore, find_games
 from pdn.db.records import Record
 from pdn.db.schema import (
+    PLAYER_TALLIES,
+    TALLIES,
     BoardsRow,
     GameRow,
     MaterialRow,
@@ -54,6 +56,7 @@ from pdn.db.schema import (
 )
 from pdn.db.sources import source_files
 from pdn.db.store import ImportStats, SpanCounts, import_paths, span_records
+from pdn.db.tallies import tallies_from_games
 from pdn.game import Game
 from pdn.read.reader import read_games
 
@@ -189,6 +192,21 @@ def _copies(engine: Engine, path: Path) -> int:
         )
 
 
+def stopped_after(conn: Connection, games: int) -> None:
+    """Leave the database as an import of one file stopped after its first *games* games
+    would: the later games' rows gone, the tallies counting the games left, the file not read
+    whole."""
+    late = select(GameRow.id).where(GameRow.file_index > games)
+    for model in (TagRow, PositionRow, MaterialRow, BoardsRow):
+        conn.execute(delete(model).where(model.game_id.in_(late)))
+    conn.execute(delete(Occurrence).where(Occurrence.file_index > games))
+    conn.execute(delete(GameRow).where(GameRow.file_index > games))
+    conn.execute(update(SourceFile).values(complete=False, games=0))
+    for table in (TALLIES, PLAYER_TALLIES):
+        conn.execute(delete(table))
+    tallies_from_games(conn)
+
+
 def test_workers_write_the_same_database(
     db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -203,12 +221,7 @@ def test_workers_write_the_same_database(
     assert table_digests(engine) == table_digests(one)
     # as if stopped after game 200: the rest is imported again, and nothing else
     with engine.begin() as conn:
-        late = select(GameRow.id).where(GameRow.file_index > 200)
-        for model in (TagRow, PositionRow, MaterialRow, BoardsRow):
-            conn.execute(delete(model).where(model.game_id.in_(late)))
-        conn.execute(delete(Occurrence).where(Occurrence.file_index > 200))
-        conn.execute(delete(GameRow).where(GameRow.file_index > 200))
-        conn.execute(update(SourceFile).values(complete=False, games=0))
+        stopped_after(conn, 200)
     again = import_paths(engine, [path], workers=2)
     assert (again.games, again.already, again.added + again.copies) == (460, 200, 260)
     assert table_digests(engine) == table_digests(one)
@@ -430,12 +443,7 @@ def test_a_rerun_replays_only_what_is_missing(db: str, monkeypatch: pytest.Monke
     first = import_paths(engine, [path])
     assert (first.games, first.added) == (20, 20)
     with engine.begin() as conn:  # as if stopped after game 12
-        late = select(GameRow.id).where(GameRow.file_index > 12)
-        for model in (TagRow, PositionRow, MaterialRow, BoardsRow):
-            conn.execute(delete(model).where(model.game_id.in_(late)))
-        conn.execute(delete(Occurrence).where(Occurrence.file_index > 12))
-        conn.execute(delete(GameRow).where(GameRow.file_index > 12))
-        conn.execute(update(SourceFile).values(complete=False, games=0))
+        stopped_after(conn, 12)
     replayed: list[int] = []
     replay = pdn.replay.replay_game
 

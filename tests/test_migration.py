@@ -1,8 +1,8 @@
 """Opening a database made by an older schema for writing brings it up to this one: a database
-of schema 5 or 6 written by the toolkit itself (tests/data/schema5.sqlite, schema6.sqlite, see
-tests/data/README.md) ends as a new import of the same files does, every question answered
-alike; so does one of PostgreSQL, written in the older layout here (the layout checked against
-that file)."""
+of schema 5, 6 or 7 written by the toolkit itself (tests/data/schema5.sqlite, schema6.sqlite,
+schema7.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
+question answered alike; so does one of PostgreSQL, written in the older layout here (the
+layout checked against that file)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,20 @@ import pandas as pd
 import pytest
 from schema5 import as_schema_5
 from schema6 import as_schema_6
+from schema7 import as_schema_7
 from sqlalchemy import Engine
 
 from conftest import postgres_database, postgres_reason, table_digests
 from pdn.archive.selection import parse_material
 from pdn.db.connection import DatabaseRefused, open_database
-from pdn.db.questions import GameFilter, explore, find_games, opening_stats
+from pdn.db.questions import (
+    GameFilter,
+    draw_stats,
+    explore,
+    find_games,
+    opening_stats,
+    result_stats,
+)
 from pdn.db.schema import SCHEMA_VERSION
 from pdn.db.store import import_paths
 
@@ -34,14 +42,18 @@ ASKED: list[Callable[[Engine], pd.DataFrame]] = [
     lambda e: explore(e, "english", moves="11-15"),
     lambda e: opening_stats(e, plies=3),
     lambda e: opening_stats(e, plies=14),
+    lambda e: opening_stats(e, ballots=True),
+    lambda e: result_stats(e, "opening"),
+    lambda e: result_stats(e, "player", result="draw"),
+    lambda e: draw_stats(e, "year"),
     lambda e: find_games(e, GameFilter(variant="english", moves="11-15 23-19")),
     lambda e: find_games(e, GameFilter(variant="english", fen="W:W18,K27:B5")),
     lambda e: find_games(e, GameFilter(material=parse_material("W:3K1,B:1K"), material_plies=6)),
 ]
-OLD = {5: as_schema_5, 6: as_schema_6}  # each schema's layout written back
+OLD = {5: as_schema_5, 6: as_schema_6, 7: as_schema_7}  # each schema's layout written back
 
 
-@pytest.mark.parametrize("version", [5, 6])
+@pytest.mark.parametrize("version", [5, 6, 7])
 def test_an_old_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -67,7 +79,7 @@ def test_an_old_database_ends_as_a_new_import(
     with sqlite3.connect(old) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         version_now = conn.execute("SELECT value FROM pdn_meta WHERE key = 'schema_version'")
-        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "7"
+        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "8"
         kinds = conn.execute("SELECT DISTINCT typeof(moves) FROM games").fetchall()
     conn.close()
     assert "plies" not in tables and "ix_games_final_hash" not in tables
@@ -75,6 +87,7 @@ def test_an_old_database_ends_as_a_new_import(
     assert {"ix_games_variant_results", "ix_games_year_results"} <= tables
     assert "ix_games_variant" not in tables and "ix_games_year" not in tables
     assert {"positions", "positions_staged", "material", "material_staged"} <= tables
+    assert {"tallies", "player_tallies"} <= tables
     assert kinds == [("blob",)]  # the moves packed
 
 
@@ -83,10 +96,13 @@ SAME = {  # what each old layout is checked on against the file the toolkit wrot
     6: ["positions ORDER BY digest, game_id, ply", "games ORDER BY id",
         "tags ORDER BY game_id, position", "material ORDER BY game_id, first",
         "boards ORDER BY game_id"],
+    7: ["positions ORDER BY digest, game_id, ply", "games ORDER BY id",
+        "tags ORDER BY game_id, position", "material ORDER BY signature, game_id, first",
+        "boards ORDER BY game_id"],
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("version", [5, 6])
+@pytest.mark.parametrize("version", [5, 6, 7])
 def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -110,7 +126,7 @@ def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
 
 
 @pytest.mark.skipif(postgres_reason() is not None, reason=str(postgres_reason()))
-@pytest.mark.parametrize("version", [5, 6])
+@pytest.mark.parametrize("version", [5, 6, 7])
 def test_an_old_postgresql_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:

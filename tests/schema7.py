@@ -1,0 +1,23 @@
+"""A database of this schema written back in schema 7's layout, for the migration tests (the
+layout checked against tests/data/schema7.sqlite, which the toolkit wrote at 8c2e502)."""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, text
+
+from pdn.db.connection import open_database
+
+
+def as_schema_7(db: str) -> None:
+    """Turn a database just made into what schema 7 wrote: no tallies."""
+    engine = open_database(db)
+    with engine.begin() as conn:
+        layout_7(conn)
+        conn.execute(text("UPDATE pdn_meta SET value = '7' WHERE key = 'schema_version'"))
+    engine.dispose()
+
+
+def layout_7(conn: Connection) -> None:
+    """Schema 8's tables as schema 7 laid them out: without the tallies."""
+    for table in ("tallies", "player_tallies"):
+        conn.exec_driver_sql(f"DROP TABLE {table}")
