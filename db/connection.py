@@ -28,6 +28,7 @@ from sqlalchemy.exc import (
 from pdn.db.migration import can_migrate, migrate
 from pdn.db.schema import APPLICATION, SCHEMA_VERSION, Base, Meta
 from pdn.db.staging import move_staged
+from pdn.db.tallies import sum_tallies
 
 DEFAULT_DB = "draughts.db"
 CONNECT_TIMEOUT = 10  # seconds to reach a PostgreSQL server and log in
@@ -243,6 +244,7 @@ def _facts(conn: Connection, db: str, create: bool) -> dict[str, str]:
         facts = migrate(conn, facts)
     if create and facts.get("schema_version") == str(SCHEMA_VERSION):
         move_staged(conn)  # left to make by an import that was killed
+        sum_tallies(conn)
         for table in Base.metadata.sorted_tables:
             for index in table.indexes:
                 index.create(conn, checkfirst=True)

@@ -11,6 +11,7 @@ from sqlalchemy import Connection, bindparam, text, update
 from pdn.db.positions import opening_blob
 from pdn.db.schema import (
     MATERIAL_STAGED,
+    MOVE_TALLIES,
     OPENING_PLIES_KEPT,
     PLAYER_TALLIES,
     SCHEMA_VERSION,
@@ -204,7 +205,7 @@ def _to_8(conn: Connection) -> None:
     without the statement timeout)."""
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
-    for table in (TALLIES, PLAYER_TALLIES):
+    for table in (TALLIES, PLAYER_TALLIES, MOVE_TALLIES):
         table.create(conn)
     tallies_from_games(conn)
 

@@ -44,6 +44,7 @@ from pdn.archive.selection import Pattern
 from pdn.db.analysis import judged_conditions
 from pdn.db.positions import every_position, opening_digests, reaching
 from pdn.db.schema import (
+    MOVE_TALLIES,
     NUL_SHOWN,
     OPENING_PLIES_KEPT,
     PLAYER_TALLIES,
@@ -54,6 +55,7 @@ from pdn.db.schema import (
     opening_reaches,
 )
 from pdn.db.search import least_material, material_games, most_pieces, pattern_games
+from pdn.db.tallies import GROUPED, explored
 from pdn.rules.draw import LABELS, OLD_LABELS, Termination
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
@@ -331,10 +333,16 @@ def _result_where(
     return query.where(result_condition(result, of)) if result else query
 
 
-def _tallied(table: Table, result: str | None) -> Subquery:
-    """The rows of *table* (the games, or a tallies table: pdn.db.tallies) of the games with
-    *result* (all: None)."""
-    return _result_where(select(table), result, table).subquery()
+def _tallied(table: Table, result: str | None, by_event: bool = False) -> Subquery:
+    """The rows of a tallies table (pdn.db.tallies) of the games with *result* (all: None),
+    each a count of games. What ``tallies`` do not keep (a result as written, the events,
+    *by_event*) is counted from the games, each row one game at its place, in their columns."""
+    written = result is not None and result.strip().lower() not in RESULT_WORDS
+    if table is not TALLIES or not (written or by_event):
+        return _result_where(select(table), result, table).subquery()
+    g = GameRow.__table__.c
+    games = select(*(g[c] for c in GROUPED), g.event, ONE.label("games"), g.place.label("first"))
+    return _result_where(games, result).subquery()
 
 
 def explore(
@@ -355,7 +363,35 @@ def explore(
     line = _line(variant, moves, fen)
     digests = [p.digest() for p in line]
     chosen = _conditions(engine, where) if where is not None else []
-    at = reaching(engine, digests[-1])
+    tallied = not chosen and explored(line[-1])
+    if tallied and (result is None or result.strip().lower() in WINNERS):
+        query = _tallied_moves(digests[-1], result)
+    else:
+        query = _played_moves(engine, digests[-1], chosen, result)
+    with engine.connect() as conn:
+        frame = pd.read_sql(query, conn, dtype_backend="numpy_nullable")
+    frame = frame.astype({c: "int64" for c in COUNTS})
+    named = names or OpeningNames.shipped()
+    after = [play_moves(variant, move, line[-1])[-1].digest() for move in frame["move"]]
+    frame["name"] = [named.deepest([*digests, a]) or NAN for a in after]
+    return _top(scores(frame), ["move"], top)[["move", *SCORES, "name"]]
+
+
+WINNERS = ("white", "black", "draw", "unknown")  # the results move_tallies tell apart
+
+
+def _tallied_moves(digest: int, result: str | None) -> Select[*tuple[Any, ...]]:
+    """The moves from a position of the openings counted by move_tallies (pdn.db.tallies)."""
+    t = _tallied(MOVE_TALLIES, result)
+    counted = select(t.c.move, *_counts(t.c.winner, t.c.games)).where(t.c.digest == digest)
+    return counted.group_by(t.c.move)
+
+
+def _played_moves(
+    engine: Engine, digest: int, chosen: list[ColumnElement[bool]], result: str | None
+) -> Select[*tuple[Any, ...]]:
+    """The moves from a position counted from the positions of the games chosen."""
+    at = reaching(engine, digest)
     played = (  # each game once per move: a game may pass a position twice
         _result_where(
             select(at.c.move, at.c.game_id, GameRow.winner)
@@ -366,14 +402,7 @@ def explore(
         .distinct()
         .subquery()
     )
-    query = select(played.c.move, *_counts(played.c.winner))
-    with engine.connect() as conn:
-        frame = pd.read_sql(query.group_by(played.c.move), conn, dtype_backend="numpy_nullable")
-    frame = frame.astype({c: "int64" for c in COUNTS})
-    named = names or OpeningNames.shipped()
-    after = [play_moves(variant, move, line[-1])[-1].digest() for move in frame["move"]]
-    frame["name"] = [named.deepest([*digests, a]) or NAN for a in after]
-    return _top(scores(frame), ["move"], top)[["move", *SCORES, "name"]]
+    return select(played.c.move, *_counts(played.c.winner)).group_by(played.c.move)
 
 
 def opening_stats(
@@ -480,9 +509,8 @@ DRAW_GROUPS = ("variant", "year", "event", "opening", "player", "termination")
 
 
 def _results(rows: Subquery) -> list[Label[int]]:
-    """The counts of a statistics table over *rows*: of the games table (a game a row), or of a
-    tallies table (each row a count of games)."""
-    games = rows.c.games if "games" in rows.c else ONE
+    """The counts of a statistics table over tallied *rows* (:func:`_tallied`)."""
+    games = rows.c.games
     return [*_counts(rows.c.winner, games), *_draw_kinds(rows.c.winner, rows.c.termination, games)]
 
 
@@ -539,6 +567,7 @@ def result_stats(
     if by == "player":  # each game counts for both of its players
         t = _tallied(PLAYER_TALLIES, result)
         query = select(t.c.player, *_results(t)).group_by(t.c.player)
+        query = query.having(func.sum(t.c.games) > 0)  # a name no game has now
         with engine.connect() as conn:
             frame = pd.read_sql(query, conn)
         if aliases:  # the counts of the names of one player added up
@@ -567,8 +596,8 @@ def result_stats(
             for h, start in zip(frame["position"], frame["from_start"], strict=True)
         ]
         keys = ["opening", "variant", "name"]
-    else:  # the events are not tallied: counted from the games
-        t = _tallied(GameRow.__table__ if by == "event" else TALLIES, result)  # type: ignore[arg-type]
+    else:
+        t = _tallied(TALLIES, result, by_event=by == "event")
         query = select(t.c[by], *_results(t)).group_by(t.c[by])
         with engine.connect() as conn:
             frame = pd.read_sql(query, conn)

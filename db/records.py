@@ -15,6 +15,7 @@ from pdn.db.schema import (
     NUL_SHOWN,
 )
 from pdn.db.search import stored_positions
+from pdn.db.tallies import explored_moves
 from pdn.db.texts import pack
 from pdn.game import Game
 from pdn.replay import Replay
@@ -36,6 +37,7 @@ class Record:
     material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
     boards: tuple[tuple[int, bytes], ...]  # game id, its positions packed (none without replay)
     nul: bool = False  # NUL bytes in the text were stored as NUL_SHOWN
+    explored: tuple[tuple[int, str], ...] = ()  # digest, move: see pdn.db.tallies
 
 
 def build_record(game: Game, replay: Replay | None) -> Record:
@@ -88,7 +90,8 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     else:
         tags = tuple((gid, i, n, v) for i, (n, v) in enumerate(game.tags.items()))
     positions = position_rows(gid, digests, moves)
-    return Record(report, row, tags, positions, stored.material, stored.boards, nul)
+    explored = explored_moves(line, digests, moves)
+    return Record(report, row, tags, positions, stored.material, stored.boards, nul, explored)
 
 
 _TEXTS = ("event", "site", "date", "round", "white", "black", "result", "start_fen")

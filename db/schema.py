@@ -238,9 +238,8 @@ TALLIES = Table(
     Column("termination", String(30), nullable=False),
     Column("winner", String(10), nullable=False),
     Column("outcome", String(10), nullable=False),
-    Column("result", Text),
     Column("games", Integer, nullable=False),  # 0: a game stored anew from an earlier place
-    Column("first", BigInteger, nullable=False),  # the lowest place among them (or below it)
+    Column("first", BigInteger, nullable=False),  # the lowest place a game of them is stored at
 )
 PLAYER_TALLIES = Table(  # each game counted for both its players (twice when they are one)
     "player_tallies",
@@ -249,8 +248,18 @@ PLAYER_TALLIES = Table(  # each game counted for both its players (twice when th
     Column("termination", String(30), nullable=False),
     Column("winner", String(10), nullable=False),
     Column("outcome", String(10), nullable=False),
-    Column("result", Text),
+    Column("result", Text),  # as written
+    Column("games", Integer, nullable=False),  # less than 0: the names of a game stored anew
+)
+
+MOVE_TALLIES = Table(  # the moves played from the positions of the openings (pdn.db.tallies)
+    "move_tallies",
+    Base.metadata,
+    Column("digest", BigInteger, nullable=False),
+    Column("move", Text, nullable=False),  # PDN 3.0 short form, as positions.move
+    Column("winner", String(10), nullable=False),
     Column("games", Integer, nullable=False),
+    Index("ix_move_tallies_digest", "digest"),
 )
 
 

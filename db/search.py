@@ -89,6 +89,21 @@ def compressed(boards: bytes) -> bytes:
     return zlib.compress(boards, 1)
 
 
+def unpacked(variant: Variant, data: bytes, limit: int) -> list[Position]:
+    """The first *limit* positions of a boards row (as :func:`stored_positions` packs them)."""
+    raw = zlib.decompress(data)
+    w = words(variant)
+    size = 8 * w  # a bitboard's bytes
+    n = len(raw) // (4 * size + 1)
+    found = []
+    for i in range(min(n, limit)):
+        at = 4 * size * i
+        wm, wk, bm, bk = (int.from_bytes(raw[at + k * size : at + (k + 1) * size], "little")
+                          for k in range(4))  # fmt: skip
+        found.append(Position(variant, wm, wk, bm, bk, raw[4 * size * n + i]))
+    return found
+
+
 def _mask_words(mask: int, w: int) -> np.ndarray:
     import numpy as np
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, Engine, FromClause, Select, Table, select, union
 
 from pdn.db.schema import MATERIAL_STAGED, STAGED, Base
-from pdn.db.tallies import sum_tallies
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +70,10 @@ MOVING = 0x70646E6D6F766500  # PostgreSQL advisory lock of an import moving stag
 
 def move_staged(conn: Connection, give_back: bool = True) -> None:
     """Move the staged rows into their tables in key order (a row there already, as a game
-    stored anew from an earlier place stages it again, stays as it is), and sum the tallies'
-    rows of each group (pdn.db.tallies); into SQLite, the pages given back (*give_back*)
-    unless the database is vacuumed after. One statement a table: on PostgreSQL without the
-    statement timeout (minutes on a million games)."""
+    stored anew from an earlier place stages it again, stays as it is); into SQLite, their
+    pages given back (*give_back*) unless the database is vacuumed after. One statement a
+    table: on PostgreSQL without the statement timeout (minutes on a million games), one
+    mover at a time till the transaction ends (pdn.db.tallies.sum_tallies runs after it)."""
     if conn.dialect.name == "postgresql":  # rows staged meanwhile by another import stay
         conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
         # one mover at a time: two, each deleting rows the other inserts, could deadlock
@@ -85,9 +84,7 @@ def move_staged(conn: Connection, give_back: bool = True) -> None:
                 f"{s.table.name} ({s.columns}) SELECT {s.columns} FROM moved ORDER BY "
                 f"{', '.join(s.key)} ON CONFLICT DO NOTHING"
             )
-        sum_tallies(conn)
         return
-    sum_tallies(conn)
     staged = [s for s in STAGINGS if staged_in(conn, s)]
     for s in staged:  # the writer holds the database: nobody stages meanwhile
         conn.exec_driver_sql(

@@ -58,6 +58,7 @@ from pdn.db.connection import connect
 from pdn.db.records import Record, build_record, place
 from pdn.db.schema import (
     MATERIAL_STAGED,
+    MOVE_TALLIES,
     NUL_SHOWN,
     PLAYER_TALLIES,
     STAGED,
@@ -69,7 +70,13 @@ from pdn.db.schema import (
 )
 from pdn.db.sources import mark_complete, present_indexes, source_files
 from pdn.db.staging import move_staged, vacuum_database
-from pdn.db.tallies import player_tally_rows, tally_rows
+from pdn.db.tallies import (
+    PLAYER_GROUPED,
+    move_tally_rows,
+    player_tally_rows,
+    sum_tallies,
+    tally_rows,
+)
 from pdn.db.texts import digest_bytes
 from pdn.game import Game
 from pdn.read.files import FileProblem, shown_name
@@ -236,10 +243,10 @@ def made_after(
     engine: Engine, finishing: Callable[[str], None] | None = None, vacuum: bool = True
 ) -> Iterator[None]:
     """What is made once every row of an import is in: the positions and material runs it
-    staged moved into their tables, sorted (pdn.db.staging), then a new SQLite database
-    vacuumed (unless not *vacuum*). Only once the import has written every game: one stopped
-    or failed leaves them to be moved when the database is next opened to write. *finishing* is
-    told of each step."""
+    staged moved into their tables, sorted (pdn.db.staging), the tallies' rows summed
+    (pdn.db.tallies), then a new SQLite database vacuumed (unless not *vacuum*). Only once the
+    import has written every game: one stopped or failed leaves them to be made when the
+    database is next opened to write. *finishing* is told of each step."""
     told = finishing or (lambda _: None)
     with engine.connect() as conn:
         empty = conn.dialect.name == "sqlite" and conn.execute(select(GameRow.id)).first() is None
@@ -247,6 +254,7 @@ def made_after(
     told("sorting the positions in")
     with engine.begin() as conn:
         move_staged(conn, give_back=not (empty and vacuum))
+        sum_tallies(conn)
     if empty and vacuum:
         told("vacuuming the new database")
         vacuum_database(engine)
@@ -486,6 +494,9 @@ def write_batch(engine: Engine, batch: list[tuple[int, Record]], run: int = 0) -
         try:
             with engine.begin() as conn:
                 return _write(conn, batch, run)
+        except _Raced:
+            if attempt == RETRIES - 1:
+                raise
         except OperationalError as exc:
             if getattr(exc.orig, "sqlstate", None) not in _RETRY_STATES or attempt == RETRIES - 1:
                 raise
@@ -515,17 +526,21 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
         index_elements=["game_hash"], set_=replace, where=upsert.excluded.place < GameRow.place
     )
     rows = [row for row, _ in games]
+    # the stored rows, as the tallies counted them: a game stored anew may change its players
+    # and result as written (copies of a record differ in whitespace and unknown values)
+    before = _stored(conn, ids)
     if conn.dialect.name == "sqlite":  # the writer holds the database: look, then write
-        before = _places(conn, ids)
         _through_driver(conn, upsert, [_with_digest_bytes(row) for row in rows])
         inserted = {i for i in ids if i not in before}
         replaced = {row["id"] for row in rows if row["id"] in before and
-                    row["place"] < before[row["id"]]}  # fmt: skip
+                    row["place"] < before[row["id"]]["place"]}  # fmt: skip
     else:  # rows inserted (not updated) by this statement have xmax 0
         done = conn.execute(upsert.returning(GameRow.id, literal_column("xmax = 0", Boolean)), rows)
         fresh = dict(done.all())
         inserted = {i for i, new in fresh.items() if new}
         replaced = {i for i, new in fresh.items() if not new}
+        if not replaced <= before.keys():  # stored meanwhile by another writer: not looked at
+            raise _Raced
     stored = _places(conn, ids)
     ours = _written_by(conn, run, [(f, i) for f, i, *_ in read])
     won = [r for row, r in games if row["id"] in inserted or row["id"] in replaced]
@@ -545,10 +560,15 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
     _add_rows(conn, BoardsRow.__tablename__, ["game_id", "data"],
               [b for r in won for b in r.boards])  # fmt: skip
     fresh_rows = [row for row in rows if row["id"] in inserted]
+    anew = [row for row in rows if row["id"] in replaced]
     _add_rows(conn, TALLIES.name, [c.name for c in TALLIES.columns],
-              tally_rows(fresh_rows, (row for row in rows if row["id"] in replaced)))  # fmt: skip
+              tally_rows(fresh_rows, anew))  # fmt: skip
+    gone = [before[row["id"]] for row in anew]
     _add_rows(conn, PLAYER_TALLIES.name, [c.name for c in PLAYER_TALLIES.columns],
-              player_tally_rows(fresh_rows))  # fmt: skip
+              player_tally_rows([*fresh_rows, *anew], gone))  # fmt: skip
+    _add_rows(conn, MOVE_TALLIES.name, [c.name for c in MOVE_TALLIES.columns],
+              move_tally_rows((row["winner"], r.explored) for row, r in games
+                              if row["id"] in inserted))  # fmt: skip
     counts = SpanCounts()
     marks = []
     for file_id, index, line, gid, at in read:
@@ -580,6 +600,21 @@ def _written_by(conn: Connection, run: int, places: list[tuple[int, int]]) -> se
         )
     )
     return {(f, i) for f, i in rows}
+
+
+class _Raced(Exception):
+    """A game this batch stored anew was first stored by another writer after the batch
+    looked: the batch is written again (PostgreSQL)."""
+
+
+def _stored(conn: Connection, ids: list[int]) -> dict[int, dict[str, Any]]:
+    """The stored games of *ids*: their place and what the player tallies count them by; on
+    PostgreSQL locked until the batch commits, so that they stay so."""
+    c = GameRow.__table__.c
+    query = select(c.id, c.place, c.white, c.black, *(c[n] for n in PLAYER_GROUPED))
+    if conn.dialect.name == "postgresql":
+        query = query.order_by(c.id).with_for_update()  # in the order the batch writes them
+    return {row.id: row._asdict() for row in conn.execute(query.where(c.id.in_(ids)))}
 
 
 def _places(conn: Connection, ids: list[int]) -> dict[int, int]:

@@ -7,28 +7,108 @@ moved first, and as written), with the lowest place among each group's games; th
 ``player_tallies`` count each game for both its players by how it ended and its result.
 
 A group may have several rows: an import appends the counts of each batch of games it writes,
-in the batch's transaction (a game stored anew from an earlier place adds a row of no game at
-that place, which can only lower its group's first place), and once it has written every game
-sums each group's rows into one (:func:`sum_tallies`, with the staged rows' move). A question
-sums the rows of each group it asks of: the same answer before and after, as after an import
-that stopped. Games are never deleted and a stored game's grouped columns never change (they
-are of its record: pdn.archive.identity), so the tallies always count what the games table
-holds.
+in the batch's transaction, and once it has written every game sums each group's rows into
+one (:func:`sum_tallies`, after the staged rows' move). A question sums the rows of each group
+it asks of: the same answer before and after, as after an import that stopped. Games are never
+deleted, and what ``tallies`` count a game by is fixed by its record (pdn.archive.identity),
+the same in every copy: a game stored anew from an earlier place adds a row of no game at that
+place, which can only lower its group's first place. Its names and result as written may
+differ (whitespace, "?" for "*"): its player tallies are counted down under the old ones and
+up under the new. So the tallies always count what the games table holds.
+
+``move_tallies`` count the moves played from the positions of the openings, by the game's
+result: the positions with every man of the start on the board and no king, at most
+:data:`EXPLORED_PLIES` plies from the start (:func:`opening_ply`). What makes them exact is that
+such a position is one of these whatever game reaches it: every move that led to it was a man's
+step forward (no piece was taken, no king made), so none repeats within a game, and a game
+counts once for the move it played there, as `pdn explore` counts it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Table, func, select, union_all
+from sqlalchemy import Connection, Table, bindparam, func, select, union_all
 
-from pdn.db.schema import PLAYER_TALLIES, TALLIES, GameRow
+from pdn.db.schema import MOVE_TALLIES, PLAYER_TALLIES, TALLIES, BoardsRow, GameRow
 
-GROUPED = ("variant", "year", "from_start", "opening_hash", "termination", "winner", "outcome",
-           "result")  # fmt: skip
+if TYPE_CHECKING:  # the rules are loaded by what replays (opening a database needs none)
+    from pdn.rules.position import Position
+    from pdn.rules.variants import Variant
+
+# what a game's record fixes (pdn.archive.identity): the same for every copy of it
+GROUPED = ("variant", "year", "from_start", "opening_hash", "termination", "winner", "outcome")
 PLAYER_GROUPED = ("termination", "winner", "outcome", "result")
+EXPLORED_PLIES = 6  # move_tallies: the positions up to this many plies from the start
+
+
+def _advance(position: Position) -> int:
+    """The rows White's men stand above the first rank, less the rows Black's do: a man's
+    step forward adds one, whoever makes it (a man moves one square diagonally forward: FMJD
+    Annex 1, official rules of international draughts, art. 3, and every variant's book but
+    Turkish, ../shared/spec/rules.md section 1)."""
+    coords = position.geometry.coords
+    total = 0
+    for men, sign in ((position.white_men, 1), (position.black_men, -1)):
+        while men:
+            low = men & -men
+            total += sign * coords[low.bit_length() - 1][1]
+            men ^= low
+    return total
+
+
+@cache
+def _start(variant: Variant) -> tuple[tuple[int, int, int, int], int]:
+    """The counts of the variant's start position and its advance."""
+    from pdn.rules.position import Position
+
+    start = Position.start(variant)
+    return start.counts(), _advance(start)
+
+
+def opening_ply(position: Position) -> int | None:
+    """The plies between the variant's start and *position* when it is a position of the
+    openings (every man of the start on the board, no king: every move to it was a man's step
+    forward, one more row each), else None; None as well in Turkish, whose men also step
+    sideways (rules.md: "forward or sideways"), so that a position may come back."""
+    if position.variant.orthogonal:
+        return None
+    counts, advance = _start(position.variant)
+    if position.counts() != counts:
+        return None
+    return _advance(position) - advance
+
+
+def explored(position: Position) -> bool:
+    """Whether move_tallies count the moves played from *position*: a position of the
+    openings (:func:`opening_ply`) at most EXPLORED_PLIES plies from the start."""
+    ply = opening_ply(position)
+    return ply is not None and 0 <= ply <= EXPLORED_PLIES
+
+
+def explored_moves(
+    positions: Sequence[Position], digests: Sequence[int], moves: Sequence[str]
+) -> tuple[tuple[int, str], ...]:
+    """The (digest, move) of each position of a main line (*positions*, their *digests*, the
+    *moves* played from them) that move_tallies count (:func:`explored`). Positions of the
+    openings come first in a game, one ply further each, and end at its first capture or
+    king: what :func:`explored` says of each is worked out from the first."""
+    if not moves or not positions:
+        return ()
+    ply = opening_ply(positions[0])
+    if ply is None:
+        return ()
+    counts = _start(positions[0].variant)[0]
+    kept = []
+    for i, move in enumerate(moves):
+        if ply + i > EXPLORED_PLIES or positions[i].counts() != counts:
+            break
+        if ply + i >= 0:
+            kept.append((digests[i], move))
+    return tuple(kept)
 
 
 def tally_rows(
@@ -46,18 +126,36 @@ def tally_rows(
     return [(*key, games[key], first[key]) for key in first]
 
 
-def player_tally_rows(inserted: Iterable[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """The rows of ``player_tallies`` for games rows written anew: one a group."""
+def player_tally_rows(
+    written: Iterable[dict[str, Any]], gone: Iterable[dict[str, Any]] = ()
+) -> list[tuple[Any, ...]]:
+    """The rows of ``player_tallies`` for games rows *written* and the rows they replaced
+    (*gone*: a game stored anew, whose names and result as written may differ): one a group,
+    counted up for the first and down for the others."""
     games: Counter[tuple[Any, ...]] = Counter()
-    for row in inserted:
-        grouped = tuple(row[c] for c in PLAYER_GROUPED)
-        games[(row["white"], *grouped)] += 1
-        games[(row["black"], *grouped)] += 1
-    return [(*key, n) for key, n in games.items()]
+    for rows, counted in ((written, 1), (gone, -1)):
+        for row in rows:
+            grouped = tuple(row[c] for c in PLAYER_GROUPED)
+            games[(row["white"], *grouped)] += counted
+            games[(row["black"], *grouped)] += counted
+    return [(*key, n) for key, n in games.items() if n]
+
+
+def move_tally_rows(
+    games: Iterable[tuple[str, Sequence[tuple[int, str]]]],
+) -> list[tuple[Any, ...]]:
+    """The rows of ``move_tallies`` for games written anew, each its winner and explored moves
+    (:func:`explored_moves`): one a group."""
+    played: Counter[tuple[Any, ...]] = Counter()
+    for winner, explored in games:
+        for digest, move in explored:
+            played[(digest, move, winner)] += 1
+    return [(*key, n) for key, n in played.items()]
 
 
 def tallies_from_games(conn: Connection) -> None:
-    """Fill the empty tallies from the games table (a database made before schema 8)."""
+    """Fill the empty tallies from the games (a database made before schema 8): grouped, and
+    the moves of the openings from each game's boards and moves."""
     g = GameRow.__table__.c
     keys = [g[c] for c in GROUPED]
     counted = select(*keys, func.count().label("games"), func.min(g.place).label("first"))
@@ -69,34 +167,69 @@ def tallies_from_games(conn: Connection) -> None:
     keys = [sides.c[c] for c in ("player", *PLAYER_GROUPED)]
     per_player = select(*keys, func.count().label("games")).group_by(*keys)
     conn.execute(PLAYER_TALLIES.insert().from_select(_columns(PLAYER_TALLIES), per_player))
+    _move_tallies_from_boards(conn)
+
+
+FROM_BOARDS_AT_ONCE = 2000  # games whose boards are read at a time
+
+
+def _move_tallies_from_boards(conn: Connection) -> None:
+    """The move tallies of the stored games (:func:`explored_moves`), from their boards and
+    moves, a batch of games at a time in id order."""
+    from pdn.db.search import unpacked  # (with the rules, which opening a database needs not)
+    from pdn.rules.variants import get_variant
+
+    batch = (
+        select(GameRow.id, GameRow.variant, GameRow.winner, GameRow.moves, BoardsRow.data)
+        .join(BoardsRow, BoardsRow.game_id == GameRow.id)
+        .where(GameRow.id > bindparam("after"), GameRow.variant.is_not(None))
+        .order_by(GameRow.id)
+        .limit(FROM_BOARDS_AT_ONCE)
+    )
+    columns = _columns(MOVE_TALLIES)
+    after = -(1 << 63)  # below every game id
+    while rows := conn.execute(batch, {"after": after}).all():
+        explored = []
+        for _, name, winner, moves, data in rows:
+            line = unpacked(get_variant(str(name)), data, EXPLORED_PLIES + 1)  # not None: asked
+            digests = [p.digest() for p in line]
+            explored.append((winner, explored_moves(line, digests, moves.split())))
+        if tallied := [dict(zip(columns, r, strict=True)) for r in move_tally_rows(explored)]:
+            conn.execute(MOVE_TALLIES.insert(), tallied)
+        after = rows[-1][0]
 
 
 def sum_tallies(conn: Connection) -> None:
-    """Sum each group's rows into one (on PostgreSQL, the rows another import appends meanwhile
-    stay as they are: the statement deletes and sums the rows it sees)."""
-    for table in (TALLIES, PLAYER_TALLIES):
+    """Sum each group's rows into one, leaving out the groups of no game (the names a game
+    stored anew no longer has); on PostgreSQL, the rows another import appends meanwhile stay
+    as they are (the statement deletes and sums the rows it sees)."""
+    for table in (TALLIES, PLAYER_TALLIES, MOVE_TALLIES):
         keys = ", ".join(c.name for c in table.columns if c.name not in ("games", "first"))
         sums = "sum(games)" + (", min(first)" if "first" in table.c else "")
         every = ", ".join(_columns(table))
+        summed = f"SELECT {keys}, {sums} FROM {{rows}} GROUP BY {keys} HAVING sum(games) <> 0"
+        if _summed(conn, table, keys):
+            continue
         if conn.dialect.name == "postgresql":
             conn.exec_driver_sql(
                 f"WITH gone AS (DELETE FROM {table.name} RETURNING {every}) INSERT INTO "
-                f"{table.name} ({every}) SELECT {keys}, {sums} FROM gone GROUP BY {keys}"
+                f"{table.name} ({every}) {summed.format(rows='gone')}"
             )
             continue
-        if not _summed(conn, table, keys):  # the writer holds the database meanwhile
-            conn.exec_driver_sql(f"CREATE TEMP TABLE summed AS SELECT {keys}, {sums} FROM "
-                                 f"{table.name} GROUP BY {keys}")  # fmt: skip
-            conn.exec_driver_sql(f"DELETE FROM {table.name}")
-            conn.exec_driver_sql(f"INSERT INTO {table.name} ({every}) SELECT * FROM summed")
-            conn.exec_driver_sql("DROP TABLE summed")
+        conn.exec_driver_sql(f"CREATE TEMP TABLE summed AS {summed.format(rows=table.name)}")
+        conn.exec_driver_sql(f"DELETE FROM {table.name}")  # the writer holds the database
+        conn.exec_driver_sql(f"INSERT INTO {table.name} ({every}) SELECT * FROM summed")
+        conn.exec_driver_sql("DROP TABLE summed")
 
 
 def _summed(conn: Connection, table: Table, keys: str) -> bool:
-    """Whether every group of *table* has one row."""
-    groups = f"SELECT count(*) FROM (SELECT 1 FROM {table.name} GROUP BY {keys}) AS g"
+    """Whether every group of *table* has one row, of some game."""
     rows = conn.execute(select(func.count()).select_from(table)).scalar()
-    return rows == conn.exec_driver_sql(groups).scalar()
+    groups = conn.exec_driver_sql(
+        f"SELECT count(*) FROM (SELECT 1 FROM {table.name} GROUP BY {keys} HAVING "
+        "sum(games) <> 0) AS g"
+    ).scalar()
+    return rows == groups
 
 
 def _columns(table: Table) -> list[str]:

@@ -44,6 +44,7 @@ from pdn.db.connection import DatabaseRefused, open_database
 from pdn.db.questions import GameFilter, explore, find_games
 from pdn.db.records import Record
 from pdn.db.schema import (
+    MOVE_TALLIES,
     PLAYER_TALLIES,
     TALLIES,
     BoardsRow,
@@ -202,7 +203,7 @@ def stopped_after(conn: Connection, games: int) -> None:
     conn.execute(delete(Occurrence).where(Occurrence.file_index > games))
     conn.execute(delete(GameRow).where(GameRow.file_index > games))
     conn.execute(update(SourceFile).values(complete=False, games=0))
-    for table in (TALLIES, PLAYER_TALLIES):
+    for table in (TALLIES, PLAYER_TALLIES, MOVE_TALLIES):
         conn.execute(delete(table))
     tallies_from_games(conn)
 
@@ -615,6 +616,7 @@ def _damage(path: Path) -> None:
 
 
 def test_a_damaged_file_is_named_as_such(tmp_path: Path) -> None:
+    # (explore from a position past a capture: from the positions, not the move tallies)
     target = tmp_path / "damaged.db"
     engine = open_database(str(target))
     import_paths(engine, [SAMPLES])
@@ -623,7 +625,7 @@ def test_a_damaged_file_is_named_as_such(tmp_path: Path) -> None:
     runner = CliRunner()
     for args in (
         ["query", "--db", str(target), "-v", "english", "--moves", "11-15"],
-        ["explore", "--db", str(target), "-v", "english"],
+        ["explore", "--db", str(target), "-v", "english", "--moves", "11-15 24-20 15-19 23x16"],
         ["report", str(target), "-o", str(tmp_path / "report.html")],
     ):
         done = runner.invoke(app, args)

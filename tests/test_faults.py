@@ -263,12 +263,13 @@ def test_a_damaged_database_is_one_line_on_the_page(samples_db: Path, tmp_path: 
 
 
 def test_a_missing_table_is_one_line_on_the_page(samples_db: Path, tmp_path: Path) -> None:
-    broken = tmp_path / "no-positions.db"
+    broken = tmp_path / "no-move-tallies.db"
     shutil.copy(samples_db, broken)
     with sqlite3.connect(broken) as conn:
-        conn.execute("DROP TABLE positions")
+        conn.execute("DROP TABLE move_tallies")
     answers = served_errors(str(broken))
-    assert answers[2] == (503, "no such table: positions")  # the explorer; the others need none
+    # the explorer's, from the start position (pdn.db.tallies); the others need none
+    assert answers[2] == (503, "no such table: move_tallies")
     assert [status for status, _ in answers[:2]] == [200, 200]
 
 

@@ -1,6 +1,8 @@
 """The tallies count what the games table holds: each group's games and its first game's place
 as a GROUP BY over the games themselves counts them, on the whole corpus, after games stored
-anew from earlier places, and before an import has summed the rows it appended."""
+anew from earlier places (under other names), and before an import has summed the rows it
+appended; the move tallies count the moves from the positions of the openings as `pdn explore`
+counts them from the positions of the games."""
 
 from __future__ import annotations
 
@@ -13,13 +15,22 @@ import pdn.db.store
 from pdn.archive.parallel import Task
 from pdn.archive.pipeline import Options
 from pdn.db.connection import open_database
-from pdn.db.questions import result_stats
+from pdn.db.questions import _line, _played_moves, explore, result_stats
 from pdn.db.records import place
-from pdn.db.schema import PLAYER_TALLIES, TALLIES, GameRow
+from pdn.db.schema import (
+    MOVE_TALLIES,
+    PLAYER_TALLIES,
+    TALLIES,
+    BoardsRow,
+    GameRow,
+    PositionRow,
+)
+from pdn.db.search import unpacked
 from pdn.db.sources import source_files
-from pdn.db.staging import move_staged
-from pdn.db.store import ImportStats, span_records
-from pdn.db.tallies import GROUPED, PLAYER_GROUPED
+from pdn.db.store import ImportStats, import_paths, span_records
+from pdn.db.tallies import GROUPED, PLAYER_GROUPED, explored, opening_ply, sum_tallies
+from pdn.rules.position import Position
+from pdn.rules.variants import get_variant
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
@@ -48,9 +59,10 @@ def tallied(engine: Engine) -> tuple[pd.DataFrame, pd.DataFrame, int, int]:
     with engine.connect() as conn:
         by = pd.read_sql(select(TALLIES), conn)
         players = pd.read_sql(select(PLAYER_TALLIES), conn)
-    return (
+    summed = _groups(players, ["player", *PLAYER_GROUPED], {"games": "sum"})
+    return (  # a name a game stored anew has no more: counted up, then down
         _groups(by, list(GROUPED), {"games": "sum", "first": "min"}),
-        _groups(players, ["player", *PLAYER_GROUPED], {"games": "sum"}),
+        summed[summed["games"] != 0].reset_index(drop=True),
         len(by),
         len(players),
     )
@@ -74,12 +86,12 @@ def test_the_corpus_tallies_count_its_games(corpus_db: tuple[Engine, ImportStats
     assert result_stats(engine, "variant")["games"].sum() == stats.added
 
 
-def test_games_stored_anew_from_earlier_places_keep_their_counts(tmp_path: Path) -> None:
+def test_games_stored_anew_from_earlier_places_keep_their_counts(db: str) -> None:
     # the first 12 games of a file written at places 21-32, then all 20 at places 1-20 (as a
     # worker that wrote a later span first): 12 games stored anew, 8 new
     path = SAMPLES / "english-oca-first20.pdn"
     task = Task(path, None, "english", path.stat().st_size)
-    engine = open_database(str(tmp_path / "t.db"))
+    engine = open_database(db)
     file_id = source_files(engine, [path])[0].id
     records = span_records(task, Options())
     late = pdn.db.store._store(engine, file_id, 21, records[:12], 5, 7)
@@ -90,8 +102,119 @@ def test_games_stored_anew_from_earlier_places_keep_their_counts(tmp_path: Path)
     assert_tallies_count_the_games(engine)
     assert by["games"].sum() == 20 and by["first"].min() == place(file_id, 1)
     with engine.begin() as conn:
-        move_staged(conn)
+        sum_tallies(conn)
     assert_tallies_count_the_games(engine)
     by, players, rows, player_rows = tallied(engine)
     assert (rows, player_rows) == (len(by), len(players))
     engine.dispose()
+
+
+COPY = """[Event "Club"]
+[White "{white}"]
+[Black "Smith, A."]
+[Result "{result}"]
+[GameType "21"]
+
+1. 11-15 23-19 2. 8-11 22-17 *
+"""
+
+
+def test_a_copy_stored_anew_under_other_names_is_counted_under_them(
+    db: str, tmp_path: Path
+) -> None:
+    # one record (names and results read with whitespace collapsed and "*", "?" unknown alike),
+    # its second copy stored first: the first copy's names and result replace its own
+    path = tmp_path / "copies.pdn"
+    path.write_text(COPY.format(white="Wyllie, J.", result="?") + "\n"
+                    + COPY.format(white="Wyllie,  J. ", result="*"))  # fmt: skip
+    engine = open_database(db)
+    file_id = source_files(engine, [path])[0].id
+    first, second = span_records(Task(path, None, "english", path.stat().st_size), Options())
+    assert first is not None and second is not None and first.row["id"] == second.row["id"]
+    pdn.db.store._store(engine, file_id, 2, [second], 5, 7)
+    pdn.db.store._store(engine, file_id, 1, [first], 5, 7)
+    for summed in (False, True):
+        if summed:
+            with engine.begin() as conn:
+                sum_tallies(conn)
+        assert_tallies_count_the_games(engine)
+        players = result_stats(engine, "player")
+        assert sorted(players["player"]) == ["Smith, A.", "Wyllie, J."]
+        assert list(players["games"]) == [1, 1]
+        assert list(result_stats(engine, "variant", result="?")["games"]) == [1]
+        assert result_stats(engine, "variant", result="*").empty
+    _, _, rows, player_rows = tallied(engine)
+    assert (rows, player_rows) == (1, 2)  # the old names' rows summed away
+    engine.dispose()
+
+
+def test_the_corpus_move_tallies_count_the_moves_as_explore_does(
+    corpus_db: tuple[Engine, ImportStats],
+) -> None:
+    engine, _ = corpus_db
+    with engine.connect() as conn:
+        tallied_moves = pd.read_sql(select(MOVE_TALLIES), conn)
+        # explore's count from the positions: each game once per move from the position
+        p, g = PositionRow.__table__.c, GameRow.__table__.c
+        played = (
+            select(p.digest, p.move, g.winner, func.count(p.game_id.distinct()).label("games"))
+            .join(GameRow.__table__, g.id == p.game_id)
+            .where(p.move.is_not(None), p.digest.in_(select(MOVE_TALLIES.c.digest)))
+            .group_by(p.digest, p.move, g.winner)
+        )
+        direct = pd.read_sql(played, conn)
+        boards = conn.execute(
+            select(GameRow.id, GameRow.variant, GameRow.plies, BoardsRow.data).join(
+                BoardsRow, BoardsRow.game_id == GameRow.id
+            )
+        ).all()
+    keys = ["digest", "move", "winner"]
+    got = _groups(tallied_moves, keys, {"games": "sum"})
+    want = _groups(direct, keys, {"games": "sum"})
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    assert len(got) > 10_000 and got["games"].sum() > 100_000  # English and International
+    # every position of the openings any game plays a move from is tallied: its first 20
+    # positions looked at one by one (the import works them out from the first)
+    digests = set(got["digest"])
+    seen = 0
+    for _, variant, plies, data in boards:
+        for position in unpacked(get_variant(str(variant)), data, min(plies, 20)):
+            if explored(position):
+                assert position.digest() in digests
+                seen += 1
+    assert seen == tallied_moves["games"].sum()
+
+
+def test_explore_counts_a_set_up_game_that_reaches_an_opening(tmp_path: Path) -> None:
+    # the position after 11-15 23-19 is one of the openings (two plies from the start, nothing
+    # taken): a game set up there counts with the games that played to it
+    setup = "B:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"
+    path = tmp_path / "setup.pdn"
+    path.write_text(
+        '[Event "a"]\n[Result "1-0"]\n[GameType "21"]\n\n1. 11-15 23-19 2. 8-11 22-17 1-0\n\n'
+        f'[Event "b"]\n[Result "0-1"]\n[GameType "21"]\n[SetUp "1"]\n[FEN "{setup}"]\n\n'
+        "2. 9-13 22-18 0-1\n"
+    )
+    engine = open_database(str(tmp_path / "s.db"))
+    assert import_paths(engine, [path]).added == 2
+    [after] = _line("english", "11-15 23-19", None)[-1:]
+    assert opening_ply(after) == 2 and explored(after)
+    frame = explore(engine, "english", moves="11-15 23-19")
+    assert list(frame["move"]) == ["8-11", "9-13"] and list(frame["games"]) == [1, 1]
+    assert list(frame["black_wins"]) == [1, 0] and list(frame["white_wins"]) == [0, 1]
+    with engine.connect() as conn:  # as counted from the positions of the games
+        direct = pd.read_sql(_played_moves(engine, after.digest(), [], None), conn)
+    assert direct.sort_values("move")["games"].tolist() == [1, 1]
+    engine.dispose()
+
+
+def test_the_positions_of_the_openings() -> None:
+    english = get_variant("english")
+    start = Position.start(english)
+    assert opening_ply(start) == 0
+    line = _line("english", "11-15 23-19 8-11 22-17 4-8 17-13 15-18", None)
+    assert [opening_ply(p) for p in line] == [0, 1, 2, 3, 4, 5, 6, 7]
+    assert [explored(p) for p in line] == [True] * 7 + [False]  # 7 plies: past EXPLORED_PLIES
+    taken = _line("english", "11-15 24-20 15-19 23x16 12x19", None)
+    assert [opening_ply(p) for p in taken] == [0, 1, 2, 3, None, None]  # a piece taken
+    assert opening_ply(Position.start(get_variant("turkish"))) is None  # men step sideways
