@@ -13,6 +13,7 @@ from pdn.db.schema import (
     MATERIAL_STAGED,
     MOVE_TALLIES,
     OPENING_PLIES_KEPT,
+    OPENING_TALLIES,
     PLAYER_TALLIES,
     SCHEMA_VERSION,
     STAGED,
@@ -205,7 +206,7 @@ def _to_8(conn: Connection) -> None:
     without the statement timeout)."""
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
-    for table in (TALLIES, PLAYER_TALLIES, MOVE_TALLIES):
+    for table in (TALLIES, PLAYER_TALLIES, OPENING_TALLIES, MOVE_TALLIES):
         table.create(conn)
     tallies_from_games(conn)
 

@@ -10,7 +10,7 @@ with a known result, to every one of them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
 
@@ -47,6 +47,7 @@ from pdn.db.schema import (
     MOVE_TALLIES,
     NUL_SHOWN,
     OPENING_PLIES_KEPT,
+    OPENING_TALLIES,
     PLAYER_TALLIES,
     TALLIES,
     GameRow,
@@ -54,8 +55,14 @@ from pdn.db.schema import (
     opening_digest,
     opening_reaches,
 )
-from pdn.db.search import least_material, material_games, most_pieces, pattern_games
-from pdn.db.tallies import GROUPED, explored
+from pdn.db.search import (
+    least_material,
+    material_count,
+    material_games,
+    most_pieces,
+    pattern_games,
+)
+from pdn.db.tallies import GROUPED, OPENING_PLIES_TALLIED, explored
 from pdn.rules.draw import LABELS, OLD_LABELS, Termination
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
@@ -252,6 +259,13 @@ def find_games(
 
 def count_games(engine: Engine, where: GameFilter) -> int:
     """How many games match *where*."""
+    if where.material and replace(where, material=None, material_plies=1) == GameFilter(
+        aliases=where.aliases
+    ):  # by the material alone: perhaps from its runs
+        top = most_pieces(None)
+        found = material_count(engine, where.material, where.material_plies, top)
+        if found is not None:
+            return found
     if where.pattern is not None:
         return sum(1 for _ in _with_pattern(engine, _conditions(engine, where), where.pattern))
     query = select(func.count()).select_from(GameRow)
@@ -333,12 +347,16 @@ def _result_where(
     return query.where(result_condition(result, of)) if result else query
 
 
+def _as_written(result: str | None) -> bool:
+    """Whether *result* is a result as written (``2-0``), not a word of RESULT_WORDS."""
+    return result is not None and result.strip().lower() not in RESULT_WORDS
+
+
 def _tallied(table: Table, result: str | None, by_event: bool = False) -> Subquery:
     """The rows of a tallies table (pdn.db.tallies) of the games with *result* (all: None),
     each a count of games. What ``tallies`` do not keep (a result as written, the events,
     *by_event*) is counted from the games, each row one game at its place, in their columns."""
-    written = result is not None and result.strip().lower() not in RESULT_WORDS
-    if table is not TALLIES or not (written or by_event):
+    if table is not TALLIES or not (_as_written(result) or by_event):
         return _result_where(select(table), result, table).subquery()
     g = GameRow.__table__.c
     games = select(*(g[c] for c in GROUPED), g.event, ONE.label("games"), g.place.label("first"))
@@ -425,7 +443,21 @@ def opening_stats(
         raise QuestionError(f"--ballots are English three-move ballots, not {variant} openings")
     ballot = three_move_ballots() if ballots else {}
     query: Select[*tuple[Any, ...]]
-    if ballots or plies == 3:  # the position after three plies: counted in the tallies
+    if (ballots or plies <= OPENING_PLIES_TALLIED) and not _as_written(result):  # tallied
+        t = _tallied(OPENING_TALLIES, result)
+        query = (
+            select(t.c.digest.label("position"), func.min(t.c.first).label("first"),
+                   *_counts(t.c.winner, t.c.games))
+            .where(t.c.ply == (3 if ballots else plies))
+            .group_by(t.c.digest)
+            .having(func.sum(t.c.games) >= min_games)
+        )  # fmt: skip
+        if ballots:
+            query = query.where(t.c.variant == "english", t.c.digest.in_(list(ballot)))
+            plies = 3
+        elif variant:
+            query = query.where(t.c.variant == get_variant(variant).name)
+    elif ballots or plies == 3:  # a result as written: the position after three plies
         t = _tallied(TALLIES, result)
         query = (
             select(t.c.opening_hash.label("position"), func.min(t.c.first).label("first"),
@@ -508,6 +540,12 @@ def _with_first_game(engine: Engine, groups: Select[*tuple[Any, ...]]) -> pd.Dat
 DRAW_GROUPS = ("variant", "year", "event", "opening", "player", "termination")
 
 
+def _some(rows: Subquery) -> ColumnElement[bool]:
+    """A group of tallied *rows* counts a game (a game stored anew may have left it: another
+    name, another ending under other rules)."""
+    return func.sum(rows.c.games) > 0
+
+
 def _results(rows: Subquery) -> list[Label[int]]:
     """The counts of a statistics table over tallied *rows* (:func:`_tallied`)."""
     games = rows.c.games
@@ -566,8 +604,7 @@ def result_stats(
     keys = [by]
     if by == "player":  # each game counts for both of its players
         t = _tallied(PLAYER_TALLIES, result)
-        query = select(t.c.player, *_results(t)).group_by(t.c.player)
-        query = query.having(func.sum(t.c.games) > 0)  # a name no game has now
+        query = select(t.c.player, *_results(t)).group_by(t.c.player).having(_some(t))
         with engine.connect() as conn:
             frame = pd.read_sql(query, conn)
         if aliases:  # the counts of the names of one player added up
@@ -576,12 +613,16 @@ def result_stats(
     elif by == "opening":  # the position after three plies: a ballot, or its first moves
         t = _tallied(TALLIES, result)
         position = case((t.c.from_start, t.c.opening_hash))  # set-up games: one group
-        groups = select(
-            position.label("position"),
-            t.c.from_start,
-            func.min(t.c.first).label("first"),
-            *_results(t),
-        ).group_by(t.c.variant, t.c.from_start, position)
+        groups = (
+            select(
+                position.label("position"),
+                t.c.from_start,
+                func.min(t.c.first).label("first"),
+                *_results(t),
+            )
+            .group_by(t.c.variant, t.c.from_start, position)
+            .having(_some(t))
+        )
         frame = _with_first_game(engine, groups)
         names = OpeningNames.shipped()
         frame["opening"] = [
@@ -598,7 +639,7 @@ def result_stats(
         keys = ["opening", "variant", "name"]
     else:
         t = _tallied(TALLIES, result, by_event=by == "event")
-        query = select(t.c[by], *_results(t)).group_by(t.c[by])
+        query = select(t.c[by], *_results(t)).group_by(t.c[by]).having(_some(t))
         with engine.connect() as conn:
             frame = pd.read_sql(query, conn)
     frame = _top(scores(frame), keys, top)

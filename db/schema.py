@@ -252,6 +252,18 @@ PLAYER_TALLIES = Table(  # each game counted for both its players (twice when th
     Column("games", Integer, nullable=False),  # less than 0: the names of a game stored anew
 )
 
+OPENING_TALLIES = Table(  # the games from the start by the position after each of their first plies
+    "opening_tallies",
+    Base.metadata,
+    Column("ply", Integer, nullable=False),  # 1 to pdn.db.tallies.OPENING_PLIES_TALLIED
+    Column("digest", BigInteger, nullable=False),  # the position after that ply
+    Column("variant", String(30)),
+    Column("winner", String(10), nullable=False),
+    Column("outcome", String(10), nullable=False),
+    Column("games", Integer, nullable=False),  # 0: a game stored anew from an earlier place
+    Column("first", BigInteger, nullable=False),  # the lowest place a game of them is stored at
+)
+
 MOVE_TALLIES = Table(  # the moves played from the positions of the openings (pdn.db.tallies)
     "move_tallies",
     Base.metadata,

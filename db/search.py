@@ -89,19 +89,17 @@ def compressed(boards: bytes) -> bytes:
     return zlib.compress(boards, 1)
 
 
-def unpacked(variant: Variant, data: bytes, limit: int) -> list[Position]:
-    """The first *limit* positions of a boards row (as :func:`stored_positions` packs them)."""
+def unpacked(variant: Variant, data: bytes) -> Iterator[Position]:
+    """The positions of a boards row (as :func:`stored_positions` packs them), in order."""
     raw = zlib.decompress(data)
     w = words(variant)
     size = 8 * w  # a bitboard's bytes
     n = len(raw) // (4 * size + 1)
-    found = []
-    for i in range(min(n, limit)):
+    for i in range(n):
         at = 4 * size * i
         wm, wk, bm, bk = (int.from_bytes(raw[at + k * size : at + (k + 1) * size], "little")
                           for k in range(4))  # fmt: skip
-        found.append(Position(variant, wm, wk, bm, bk, raw[4 * size * n + i]))
-    return found
+        yield Position(variant, wm, wk, bm, bk, raw[4 * size * n + i])
 
 
 def _mask_words(mask: int, w: int) -> np.ndarray:
@@ -248,6 +246,24 @@ def material_games(
         .having(func.sum(islands.c.length) >= plies)
         .distinct()
     )
+
+
+def material_count(engine: Engine, material: Material, plies: int, top: int) -> int | None:
+    """How many games :func:`material_games` finds, counted from the material runs alone when
+    *material* is one signature (None otherwise): a game has at most one run of a material,
+    since it never comes back (a captured piece leaves the board and a crowned man stays a
+    king: ../shared/spec/rules.md section 1), so its runs that last *plies* are its games."""
+    found = signatures(material, top)
+    if found is None or len(found) != 1:
+        return None
+    runs = every_row(engine, MATERIAL)
+    query = (
+        select(func.count())
+        .select_from(runs)
+        .where(runs.c.signature == found[0], runs.c.length >= plies)
+    )
+    with engine.connect() as conn:
+        return int(conn.execute(query).scalar() or 0)
 
 
 def most_pieces(variant: str | None) -> int:

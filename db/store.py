@@ -60,6 +60,7 @@ from pdn.db.schema import (
     MATERIAL_STAGED,
     MOVE_TALLIES,
     NUL_SHOWN,
+    OPENING_TALLIES,
     PLAYER_TALLIES,
     STAGED,
     TALLIES,
@@ -71,8 +72,10 @@ from pdn.db.schema import (
 from pdn.db.sources import mark_complete, present_indexes, source_files
 from pdn.db.staging import move_staged, vacuum_database
 from pdn.db.tallies import (
+    GROUPED,
     PLAYER_GROUPED,
     move_tally_rows,
+    opening_tally_rows,
     player_tally_rows,
     sum_tallies,
     tally_rows,
@@ -561,9 +564,11 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
               [b for r in won for b in r.boards])  # fmt: skip
     fresh_rows = [row for row in rows if row["id"] in inserted]
     anew = [row for row in rows if row["id"] in replaced]
-    _add_rows(conn, TALLIES.name, [c.name for c in TALLIES.columns],
-              tally_rows(fresh_rows, anew))  # fmt: skip
     gone = [before[row["id"]] for row in anew]
+    _add_rows(conn, TALLIES.name, [c.name for c in TALLIES.columns],
+              tally_rows(fresh_rows, anew, gone))  # fmt: skip
+    _add_rows(conn, OPENING_TALLIES.name, [c.name for c in OPENING_TALLIES.columns],
+              opening_tally_rows(fresh_rows, anew))  # fmt: skip
     _add_rows(conn, PLAYER_TALLIES.name, [c.name for c in PLAYER_TALLIES.columns],
               player_tally_rows([*fresh_rows, *anew], gone))  # fmt: skip
     _add_rows(conn, MOVE_TALLIES.name, [c.name for c in MOVE_TALLIES.columns],
@@ -608,10 +613,11 @@ class _Raced(Exception):
 
 
 def _stored(conn: Connection, ids: list[int]) -> dict[int, dict[str, Any]]:
-    """The stored games of *ids*: their place and what the player tallies count them by; on
+    """The stored games of *ids*: their place and what the tallies count them by; on
     PostgreSQL locked until the batch commits, so that they stay so."""
     c = GameRow.__table__.c
-    query = select(c.id, c.place, c.white, c.black, *(c[n] for n in PLAYER_GROUPED))
+    counted = dict.fromkeys(("place", "white", "black", *GROUPED, *PLAYER_GROUPED))
+    query = select(c.id, *(c[n] for n in counted))
     if conn.dialect.name == "postgresql":
         query = query.order_by(c.id).with_for_update()  # in the order the batch writes them
     return {row.id: row._asdict() for row in conn.execute(query.where(c.id.in_(ids)))}

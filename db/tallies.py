@@ -27,13 +27,21 @@ counts once for the move it played there, as `pdn explore` counts it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Table, bindparam, func, select, union_all
 
-from pdn.db.schema import MOVE_TALLIES, PLAYER_TALLIES, TALLIES, BoardsRow, GameRow
+from pdn.db.positions import opening_digests
+from pdn.db.schema import (
+    MOVE_TALLIES,
+    OPENING_TALLIES,
+    PLAYER_TALLIES,
+    TALLIES,
+    BoardsRow,
+    GameRow,
+)
 
 if TYPE_CHECKING:  # the rules are loaded by what replays (opening a database needs none)
     from pdn.rules.position import Position
@@ -43,6 +51,8 @@ if TYPE_CHECKING:  # the rules are loaded by what replays (opening a database ne
 GROUPED = ("variant", "year", "from_start", "opening_hash", "termination", "winner", "outcome")
 PLAYER_GROUPED = ("termination", "winner", "outcome", "result")
 EXPLORED_PLIES = 6  # move_tallies: the positions up to this many plies from the start
+OPENING_PLIES_TALLIED = 6  # opening_tallies: the positions after plies 1 to this many
+OPENING_GROUPED = ("variant", "winner", "outcome")  # with the ply and the digest after it
 
 
 def _advance(position: Position) -> int:
@@ -89,40 +99,78 @@ def explored(position: Position) -> bool:
     return ply is not None and 0 <= ply <= EXPLORED_PLIES
 
 
+def explored_plies(positions: Iterable[Position]) -> list[int]:
+    """The indexes of the *positions* of a main line whose moves move_tallies count
+    (:func:`explored`), read no further than needed. A game's positions of the openings follow
+    one another, one ply further each: no man comes back (the start's men, once fewer, stay
+    fewer; a game set up with more may come down to them), so the first that is past the plies,
+    or the first with fewer men than the start, ends them."""
+    kept: list[int] = []
+    offset: int | None = None  # the plies from the start of the position at index 0
+    for i, position in enumerate(positions):
+        counts = position.counts()
+        start, advance = _start(position.variant)
+        if position.variant.orthogonal or counts[0] < start[0] or counts[2] < start[2]:
+            break
+        if counts != start:
+            continue
+        if offset is None:
+            offset = _advance(position) - advance - i
+        if offset + i > EXPLORED_PLIES:
+            break
+        if offset + i >= 0:
+            kept.append(i)
+    return kept
+
+
 def explored_moves(
     positions: Sequence[Position], digests: Sequence[int], moves: Sequence[str]
 ) -> tuple[tuple[int, str], ...]:
     """The (digest, move) of each position of a main line (*positions*, their *digests*, the
-    *moves* played from them) that move_tallies count (:func:`explored`). Positions of the
-    openings come first in a game, one ply further each, and end at its first capture or
-    king: what :func:`explored` says of each is worked out from the first."""
-    if not moves or not positions:
-        return ()
-    ply = opening_ply(positions[0])
-    if ply is None:
-        return ()
-    counts = _start(positions[0].variant)[0]
-    kept = []
-    for i, move in enumerate(moves):
-        if ply + i > EXPLORED_PLIES or positions[i].counts() != counts:
-            break
-        if ply + i >= 0:
-            kept.append((digests[i], move))
-    return tuple(kept)
+    *moves* played from them) that move_tallies count."""
+    return tuple((digests[i], moves[i]) for i in explored_plies(positions[: len(moves)]))
 
 
 def tally_rows(
-    inserted: Iterable[dict[str, Any]], replaced: Iterable[dict[str, Any]]
+    inserted: Iterable[dict[str, Any]],
+    replaced: Sequence[dict[str, Any]] = (),
+    gone: Sequence[dict[str, Any]] = (),
 ) -> list[tuple[Any, ...]]:
     """The rows of ``tallies`` for games rows written anew (*inserted*) and games stored anew
-    from an earlier place (*replaced*, counted before): one a group, in its columns' order."""
+    from an earlier place (*replaced*, with the rows they replace, *gone*: stored under other
+    draw rules, a game may have ended otherwise), counted up under the first two and down
+    under the last, each at the place the game is stored at now: one a group, in its columns'
+    order."""
+    games: Counter[tuple[Any, ...]] = Counter()
+    first: dict[tuple[Any, ...], int] = {}
+    moved = [(-1, old, new["place"]) for old, new in zip(gone, replaced, strict=True)]
+    counted = [*((1, row, row["place"]) for row in inserted),
+               *((1, row, row["place"]) for row in replaced), *moved]  # fmt: skip
+    for n, row, at in counted:
+        key = tuple(row[c] for c in GROUPED)
+        games[key] += n
+        first[key] = min(first.get(key, at), at)
+    return [(*key, games[key], first[key]) for key in first]
+
+
+def opening_tally_rows(
+    inserted: Iterable[dict[str, Any]], replaced: Iterable[dict[str, Any]]
+) -> list[tuple[Any, ...]]:
+    """The rows of ``opening_tallies`` for the games from the start among games rows written
+    anew (*inserted*) and stored anew from an earlier place (*replaced*, counted before), as
+    :func:`tally_rows` counts them: one a group."""
     games: Counter[tuple[Any, ...]] = Counter()
     first: dict[tuple[Any, ...], int] = {}
     for counted, rows in ((1, inserted), (0, replaced)):
         for row in rows:
-            key = tuple(row[c] for c in GROUPED)
-            games[key] += counted
-            first[key] = min(first.get(key, row["place"]), row["place"])
+            if not row["from_start"]:
+                continue
+            grouped = tuple(row[c] for c in OPENING_GROUPED)
+            after = opening_digests(row["opening"])[:OPENING_PLIES_TALLIED]
+            for ply, digest in enumerate(after, 1):
+                key = (ply, digest, *grouped)
+                games[key] += counted
+                first[key] = min(first.get(key, row["place"]), row["place"])
     return [(*key, games[key], first[key]) for key in first]
 
 
@@ -167,10 +215,31 @@ def tallies_from_games(conn: Connection) -> None:
     keys = [sides.c[c] for c in ("player", *PLAYER_GROUPED)]
     per_player = select(*keys, func.count().label("games")).group_by(*keys)
     conn.execute(PLAYER_TALLIES.insert().from_select(_columns(PLAYER_TALLIES), per_player))
+    _opening_tallies_from_games(conn)
     _move_tallies_from_boards(conn)
 
 
-FROM_BOARDS_AT_ONCE = 2000  # games whose boards are read at a time
+FROM_BOARDS_AT_ONCE = 2000  # games whose boards (or openings) are read at a time
+FIRST_ID = -(1 << 63)  # below every game id
+
+
+def _opening_tallies_from_games(conn: Connection) -> None:
+    """The opening tallies of the stored games (:func:`opening_tally_rows`), a batch of games
+    at a time in id order."""
+    c = GameRow.__table__.c
+    batch = (
+        select(c.id, c.place, c.from_start, c.opening, *(c[n] for n in OPENING_GROUPED))
+        .where(c.id > bindparam("after"), c.from_start)
+        .order_by(c.id)
+        .limit(FROM_BOARDS_AT_ONCE)
+    )
+    columns = _columns(OPENING_TALLIES)
+    after = FIRST_ID
+    while rows := conn.execute(batch, {"after": after}).all():
+        counted = opening_tally_rows([row._asdict() for row in rows], [])
+        if written := [dict(zip(columns, r, strict=True)) for r in counted]:
+            conn.execute(OPENING_TALLIES.insert(), written)
+        after = rows[-1][0]
 
 
 def _move_tallies_from_boards(conn: Connection) -> None:
@@ -187,23 +256,33 @@ def _move_tallies_from_boards(conn: Connection) -> None:
         .limit(FROM_BOARDS_AT_ONCE)
     )
     columns = _columns(MOVE_TALLIES)
-    after = -(1 << 63)  # below every game id
+    after = FIRST_ID
     while rows := conn.execute(batch, {"after": after}).all():
         explored = []
         for _, name, winner, moves, data in rows:
-            line = unpacked(get_variant(str(name)), data, EXPLORED_PLIES + 1)  # not None: asked
-            digests = [p.digest() for p in line]
-            explored.append((winner, explored_moves(line, digests, moves.split())))
+            played = moves.split()
+            seen: list[Position] = []  # the positions explored_plies read, to take digests of
+            kept = explored_plies(_kept(unpacked(get_variant(str(name)), data), seen))
+            explored.append(
+                (winner, tuple((seen[i].digest(), played[i]) for i in kept if i < len(played)))
+            )  # (name: not None, as the query asks)
         if tallied := [dict(zip(columns, r, strict=True)) for r in move_tally_rows(explored)]:
             conn.execute(MOVE_TALLIES.insert(), tallied)
         after = rows[-1][0]
+
+
+def _kept(positions: Iterator[Position], seen: list[Position]) -> Iterator[Position]:
+    """*positions*, each kept in *seen* as it is read."""
+    for position in positions:
+        seen.append(position)
+        yield position
 
 
 def sum_tallies(conn: Connection) -> None:
     """Sum each group's rows into one, leaving out the groups of no game (the names a game
     stored anew no longer has); on PostgreSQL, the rows another import appends meanwhile stay
     as they are (the statement deletes and sums the rows it sees)."""
-    for table in (TALLIES, PLAYER_TALLIES, MOVE_TALLIES):
+    for table in (TALLIES, PLAYER_TALLIES, OPENING_TALLIES, MOVE_TALLIES):
         keys = ", ".join(c.name for c in table.columns if c.name not in ("games", "first"))
         sums = "sum(games)" + (", min(first)" if "first" in table.c else "")
         every = ", ".join(_columns(table))

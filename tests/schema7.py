@@ -19,5 +19,5 @@ def as_schema_7(db: str) -> None:
 
 def layout_7(conn: Connection) -> None:
     """Schema 8's tables as schema 7 laid them out: without the tallies."""
-    for table in ("tallies", "player_tallies", "move_tallies"):
+    for table in ("tallies", "player_tallies", "opening_tallies", "move_tallies"):
         conn.exec_driver_sql(f"DROP TABLE {table}")

@@ -45,6 +45,7 @@ from pdn.db.questions import GameFilter, explore, find_games
 from pdn.db.records import Record
 from pdn.db.schema import (
     MOVE_TALLIES,
+    OPENING_TALLIES,
     PLAYER_TALLIES,
     TALLIES,
     BoardsRow,
@@ -203,7 +204,7 @@ def stopped_after(conn: Connection, games: int) -> None:
     conn.execute(delete(Occurrence).where(Occurrence.file_index > games))
     conn.execute(delete(GameRow).where(GameRow.file_index > games))
     conn.execute(update(SourceFile).values(complete=False, games=0))
-    for table in (TALLIES, PLAYER_TALLIES, MOVE_TALLIES):
+    for table in (TALLIES, PLAYER_TALLIES, OPENING_TALLIES, MOVE_TALLIES):
         conn.execute(delete(table))
     tallies_from_games(conn)
 

@@ -6,29 +6,50 @@ counts them from the positions of the games."""
 
 from __future__ import annotations
 
+from itertools import islice
 from pathlib import Path
 
 import pandas as pd
 from sqlalchemy import Engine, func, select
 
 import pdn.db.store
+from conftest import corpus_dir
 from pdn.archive.parallel import Task
 from pdn.archive.pipeline import Options
+from pdn.archive.selection import parse_material
 from pdn.db.connection import open_database
-from pdn.db.questions import _line, _played_moves, explore, result_stats
+from pdn.db.positions import opening_digests
+from pdn.db.questions import (
+    GameFilter,
+    _line,
+    _played_moves,
+    count_games,
+    explore,
+    find_games,
+    result_stats,
+)
 from pdn.db.records import place
 from pdn.db.schema import (
     MOVE_TALLIES,
+    OPENING_TALLIES,
     PLAYER_TALLIES,
     TALLIES,
     BoardsRow,
     GameRow,
     PositionRow,
 )
-from pdn.db.search import unpacked
+from pdn.db.search import material_count, most_pieces, unpacked
 from pdn.db.sources import source_files
 from pdn.db.store import ImportStats, import_paths, span_records
-from pdn.db.tallies import GROUPED, PLAYER_GROUPED, explored, opening_ply, sum_tallies
+from pdn.db.tallies import (
+    GROUPED,
+    OPENING_GROUPED,
+    OPENING_PLIES_TALLIED,
+    PLAYER_GROUPED,
+    explored,
+    opening_ply,
+    sum_tallies,
+)
 from pdn.rules.position import Position
 from pdn.rules.variants import get_variant
 
@@ -60,12 +81,30 @@ def tallied(engine: Engine) -> tuple[pd.DataFrame, pd.DataFrame, int, int]:
         by = pd.read_sql(select(TALLIES), conn)
         players = pd.read_sql(select(PLAYER_TALLIES), conn)
     summed = _groups(players, ["player", *PLAYER_GROUPED], {"games": "sum"})
-    return (  # a name a game stored anew has no more: counted up, then down
-        _groups(by, list(GROUPED), {"games": "sum", "first": "min"}),
+    grouped = _groups(by, list(GROUPED), {"games": "sum", "first": "min"})
+    return (  # a name, an ending a game stored anew has no more: counted up, then down
+        grouped[grouped["games"] != 0].reset_index(drop=True),
         summed[summed["games"] != 0].reset_index(drop=True),
         len(by),
         len(players),
     )
+
+
+OPENING_KEYS = ["ply", "digest", *OPENING_GROUPED]
+
+
+def openings_from_games(engine: Engine) -> pd.DataFrame:
+    """The games from the start counted by the position after each of their first plies (as
+    games.opening keeps them), with the lowest place."""
+    with engine.connect() as conn:
+        games = conn.execute(select(GameRow.__table__).where(GameRow.from_start)).all()
+    rows = [
+        {"ply": ply, "digest": digest, **{c: getattr(g, c) for c in OPENING_GROUPED},
+         "games": 1, "first": g.place}
+        for g in games
+        for ply, digest in enumerate(opening_digests(g.opening)[:OPENING_PLIES_TALLIED], 1)
+    ]  # fmt: skip
+    return _groups(pd.DataFrame(rows), OPENING_KEYS, {"games": "sum", "first": "min"})
 
 
 def assert_tallies_count_the_games(engine: Engine) -> None:
@@ -73,6 +112,10 @@ def assert_tallies_count_the_games(engine: Engine) -> None:
     want_by, want_players = counted_from_games(engine)
     pd.testing.assert_frame_equal(by, want_by, check_dtype=False)
     pd.testing.assert_frame_equal(players, want_players, check_dtype=False)
+    with engine.connect() as conn:
+        openings = pd.read_sql(select(OPENING_TALLIES), conn)
+    got = _groups(openings, OPENING_KEYS, {"games": "sum", "first": "min"})
+    pd.testing.assert_frame_equal(got, openings_from_games(engine), check_dtype=False)
 
 
 def test_the_corpus_tallies_count_its_games(corpus_db: tuple[Engine, ImportStats]) -> None:
@@ -173,12 +216,12 @@ def test_the_corpus_move_tallies_count_the_moves_as_explore_does(
     want = _groups(direct, keys, {"games": "sum"})
     pd.testing.assert_frame_equal(got, want, check_dtype=False)
     assert len(got) > 10_000 and got["games"].sum() > 100_000  # English and International
-    # every position of the openings any game plays a move from is tallied: its first 20
-    # positions looked at one by one (the import works them out from the first)
+    # every position of the openings any game plays a move from is tallied: each position
+    # looked at by itself (the import works them out in turn)
     digests = set(got["digest"])
     seen = 0
     for _, variant, plies, data in boards:
-        for position in unpacked(get_variant(str(variant)), data, min(plies, 20)):
+        for position in islice(unpacked(get_variant(str(variant)), data), plies):
             if explored(position):
                 assert position.digest() in digests
                 seen += 1
@@ -218,3 +261,68 @@ def test_the_positions_of_the_openings() -> None:
     taken = _line("english", "11-15 24-20 15-19 23x16 12x19", None)
     assert [opening_ply(p) for p in taken] == [0, 1, 2, 3, None, None]  # a piece taken
     assert opening_ply(Position.start(get_variant("turkish"))) is None  # men step sideways
+
+
+def test_a_game_set_up_with_more_men_counts_once_it_comes_down_to_the_start(
+    tmp_path: Path,
+) -> None:
+    # a Russian game set up with a thirteenth White man (c5), taken at once: the position after
+    # b6:d4 has the start's men and no king, two plies' advance from the start; its move c3:e5
+    # counts as from the positions (review of 04b0054)
+    white = "a1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3"
+    black = "d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
+    path = tmp_path / "more.pdn"
+    path.write_text(
+        f'[Event "extra"]\n[GameType "25"]\n[SetUp "1"]\n[FEN "B:W{white},c5:Bb6,{black}"]\n'
+        '[Result "0-1"]\n\n1... b6:d4 2. c3:e5 d6:f4 0-1\n'
+    )
+    engine = open_database(str(tmp_path / "m.db"))
+    assert import_paths(engine, [path]).added == 1
+    fen = f"W:W{white}:Bd4,{black}"
+    [reached] = _line("russian", None, fen)
+    assert opening_ply(reached) == 2 and explored(reached)
+    frame = explore(engine, "russian", fen=fen)
+    assert list(frame["move"]) == ["c3:e5"] and list(frame["black_wins"]) == [1]
+    with engine.connect() as conn:
+        direct = pd.read_sql(_played_moves(engine, reached.digest(), [], None), conn)
+    assert list(direct["move"]) == ["c3:e5"] and list(direct["games"]) == [1]
+    engine.dispose()
+
+
+def test_a_game_stored_anew_under_other_rules_moves_to_its_ending(db: str) -> None:
+    # game 99 of migo-abatsiev.pdn ends as recorded under the common rules and by the 15-move
+    # rule under the official ones: written at index 103 under the first, then at its own, 99,
+    # under the second (an import resumed with other --rules), it counts under its new ending
+    path = corpus_dir() / "russian" / "migo-abatsiev.pdn"
+    task = Task(path, None, "russian", path.stat().st_size)
+    engine = open_database(db)
+    file_id = source_files(engine, [path])[0].id
+    common, official = (span_records(task, Options(rules=r))[98] for r in ("common", "official"))
+    assert common is not None and official is not None
+    assert (common.row["termination"], official.row["termination"]) == (
+        "as-recorded", "draw-15-moves")  # fmt: skip
+    pdn.db.store._store(engine, file_id, 103, [common], 5, 7)
+    pdn.db.store._store(engine, file_id, 99, [official], 5, 7)
+    for summed in (False, True):
+        if summed:
+            with engine.begin() as conn:
+                sum_tallies(conn)
+        assert_tallies_count_the_games(engine)
+        endings = result_stats(engine, "termination")
+        assert list(endings["termination"]) == ["draw-15-moves"]
+        assert list(endings["games"]) == [1]
+    engine.dispose()
+
+
+def test_a_material_alone_is_counted_from_its_runs(corpus_db: tuple[Engine, ImportStats]) -> None:
+    # one signature: its runs are its games (a material never comes back), counted without the
+    # games; as many as the games listed by the material's islands
+    engine, _ = corpus_db
+    for spec, plies in (("W:12,B:12", 1), ("W:12,B:12", 2), ("W:12,B:12", 30),
+                        ("W:3K1,B:1K", 1), ("W:0K2,B:0K1", 4), ("W:20,B:20", 12)):  # fmt: skip
+        where = GameFilter(material=parse_material(spec), material_plies=plies)
+        counted = material_count(engine, parse_material(spec), plies, most_pieces(None))
+        listed = find_games(engine, where, limit=None)
+        assert counted == count_games(engine, where) == len(listed) > 0, spec
+    ranges = parse_material("W:1-3K1,B:1K")  # more than one signature: by the islands
+    assert material_count(engine, ranges, 1, most_pieces(None)) is None
