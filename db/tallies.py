@@ -1,26 +1,29 @@
 """The tallies: the games counted by what the statistics group them by, so that a question
 over every game of a million reads a few thousand rows (pdn.db.questions).
 
-``tallies`` counts the games by variant, year, whether they begin at the start, the position
-after three plies, how they ended and their result (as the board reads it, by the side that
-moved first, and as written), with the lowest place among each group's games; the
-``player_tallies`` count each game for both its players by how it ended and its result.
+``tallies`` count the games by variant, year, whether they begin at the start, the position
+after three plies, how they ended and their result (as the board reads it, and by the side
+that moved first), with the lowest place among each group's games; ``player_tallies`` count
+each game for both its players by how it ended and its result as written;
+``opening_tallies`` count the games from the start by the position after each of their first
+plies and their result, with the lowest place.
 
 A group may have several rows: an import appends the counts of each batch of games it writes,
 in the batch's transaction, and once it has written every game sums each group's rows into
 one (:func:`sum_tallies`, after the staged rows' move). A question sums the rows of each group
 it asks of: the same answer before and after, as after an import that stopped. Games are never
-deleted, and what ``tallies`` count a game by is fixed by its record (pdn.archive.identity),
-the same in every copy: a game stored anew from an earlier place adds a row of no game at that
-place, which can only lower its group's first place. Its names and result as written may
-differ (whitespace, "?" for "*"): its player tallies are counted down under the old ones and
-up under the new. So the tallies always count what the games table holds.
+deleted, but a game stored anew from an earlier place is the first copy's row: its names and
+result as written may differ (whitespace, "?" for "*"), and its ending too where the import
+ran under other draw rules. Its old row is counted down and its new one up, at the place it
+is stored at now (which can only lower a group's first place); what the opening tallies count
+it by is fixed by its record (pdn.archive.identity). So the tallies always count what the
+games table holds.
 
 ``move_tallies`` count the moves played from the positions of the openings, by the game's
 result: the positions with every man of the start on the board and no king, at most
 :data:`EXPLORED_PLIES` plies from the start (:func:`opening_ply`). What makes them exact is that
-such a position is one of these whatever game reaches it: every move that led to it was a man's
-step forward (no piece was taken, no king made), so none repeats within a game, and a game
+such a position is one of these whatever game reaches it: every move within a run of them was
+a man's step forward (no piece taken, no king made), so none repeats within a game, and a game
 counts once for the move it played there, as `pdn explore` counts it.
 """
 
