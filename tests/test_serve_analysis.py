@@ -204,6 +204,9 @@ def _analysis(page: Page, variant: str, fen: str | None = None) -> None:
 
 
 def _click(page: Page, square: str) -> None:
+    """Click *square* once the board is drawn: a click redraws it (its marks), and a square
+    clicked meanwhile may be one being replaced (CI: "Element is not visible")."""
+    page.tab.wait_for_selector('#ab-board[aria-busy="false"]')
     page.tab.click(f'#ab-board rect[data-cell="{square}"]', force=True)  # under a piece too
 
 
