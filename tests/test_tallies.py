@@ -127,6 +127,7 @@ def test_the_corpus_tallies_count_its_games(corpus_db: tuple[Engine, ImportStats
     with engine.connect() as conn:  # the statistics read the tallies: every game once
         assert conn.execute(select(func.count()).select_from(GameRow)).scalar() == stats.added
     assert result_stats(engine, "variant")["games"].sum() == stats.added
+    assert count_games(engine, GameFilter()) == stats.added  # from the tallies
 
 
 def test_games_stored_anew_from_earlier_places_keep_their_counts(db: str) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -31,8 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pdn.archive.players import Aliases
 from pdn.archive.standings import EventChoice
 from pdn.db.connection import database_error, trouble
-from pdn.db.questions import GameFilter, QuestionError, result_stats
-from pdn.db.schema import GameRow
+from pdn.db.questions import GameFilter, QuestionError, count_games, result_stats
 from pdn.rules.draw import endings
 from pdn.rules.fen import FenError
 from pdn.rules.variants import UnknownVariantError
@@ -198,8 +197,7 @@ def make_app(
 
     def version() -> int:
         """The number of games: answers about positions are kept until it changes."""
-        with engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0)
+        return count_games(engine, GameFilter())
 
     @lru_cache(maxsize=512)
     def moves_at(
