@@ -58,12 +58,8 @@ from pdn.db.connection import connect
 from pdn.db.records import Record, build_record, place
 from pdn.db.schema import (
     MATERIAL_STAGED,
-    MOVE_TALLIES,
     NUL_SHOWN,
-    OPENING_TALLIES,
-    PLAYER_TALLIES,
     STAGED,
-    TALLIES,
     BoardsRow,
     GameRow,
     Occurrence,
@@ -71,15 +67,7 @@ from pdn.db.schema import (
 )
 from pdn.db.sources import mark_complete, present_indexes, source_files
 from pdn.db.staging import move_staged, vacuum_database
-from pdn.db.tallies import (
-    GROUPED,
-    PLAYER_GROUPED,
-    move_tally_rows,
-    opening_tally_rows,
-    player_tally_rows,
-    sum_tallies,
-    tally_rows,
-)
+from pdn.db.tallies import GROUPED, PLAYER_GROUPED, batch_tallies, sum_tallies
 from pdn.db.texts import digest_bytes
 from pdn.game import Game
 from pdn.read.files import FileProblem, shown_name
@@ -562,18 +550,10 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
               [m for r in won for m in r.material])  # fmt: skip
     _add_rows(conn, BoardsRow.__tablename__, ["game_id", "data"],
               [b for r in won for b in r.boards])  # fmt: skip
-    fresh_rows = [row for row in rows if row["id"] in inserted]
-    anew = [row for row in rows if row["id"] in replaced]
-    gone = [before[row["id"]] for row in anew]
-    _add_rows(conn, TALLIES.name, [c.name for c in TALLIES.columns],
-              tally_rows(fresh_rows, anew, gone))  # fmt: skip
-    _add_rows(conn, OPENING_TALLIES.name, [c.name for c in OPENING_TALLIES.columns],
-              opening_tally_rows(fresh_rows, anew))  # fmt: skip
-    _add_rows(conn, PLAYER_TALLIES.name, [c.name for c in PLAYER_TALLIES.columns],
-              player_tally_rows([*fresh_rows, *anew], gone))  # fmt: skip
-    _add_rows(conn, MOVE_TALLIES.name, [c.name for c in MOVE_TALLIES.columns],
-              move_tally_rows((row["winner"], r.explored) for row, r in games
-                              if row["id"] in inserted))  # fmt: skip
+    anew = [(row, before[row["id"]]) for row in rows if row["id"] in replaced]
+    written = [(row, r.explored) for row, r in games if row["id"] in inserted]
+    for table, counted in batch_tallies(written, anew):
+        _add_rows(conn, table.name, [c.name for c in table.columns], counted)
     counts = SpanCounts()
     marks = []
     for file_id, index, line, gid, at in read:

@@ -204,6 +204,24 @@ def move_tally_rows(
     return [(*key, n) for key, n in played.items()]
 
 
+def batch_tallies(
+    fresh: Sequence[tuple[dict[str, Any], Sequence[tuple[int, str]]]],
+    anew: Sequence[tuple[dict[str, Any], dict[str, Any]]],
+) -> list[tuple[Table, list[tuple[Any, ...]]]]:
+    """The rows a batch of games appends to each tallies table: for the games rows written anew
+    (*fresh*, each with its explored moves) and for those stored anew from an earlier place
+    (*anew*, each with the row it replaces, as the tallies counted it)."""
+    rows = [row for row, _ in fresh]
+    replaced = [row for row, _ in anew]
+    gone = [old for _, old in anew]
+    return [
+        (TALLIES, tally_rows(rows, replaced, gone)),
+        (OPENING_TALLIES, opening_tally_rows(rows, replaced)),
+        (PLAYER_TALLIES, player_tally_rows([*rows, *replaced], gone)),
+        (MOVE_TALLIES, move_tally_rows((row["winner"], explored) for row, explored in fresh)),
+    ]
+
+
 def tallies_from_games(conn: Connection) -> None:
     """Fill the empty tallies from the games (a database made before schema 8): grouped, and
     the moves of the openings from each game's boards and moves."""
@@ -236,12 +254,9 @@ def _opening_tallies_from_games(conn: Connection) -> None:
         .order_by(c.id)
         .limit(FROM_BOARDS_AT_ONCE)
     )
-    columns = _columns(OPENING_TALLIES)
     after = FIRST_ID
     while rows := conn.execute(batch, {"after": after}).all():
-        counted = opening_tally_rows([row._asdict() for row in rows], [])
-        if written := [dict(zip(columns, r, strict=True)) for r in counted]:
-            conn.execute(OPENING_TALLIES.insert(), written)
+        _insert(conn, OPENING_TALLIES, opening_tally_rows([row._asdict() for row in rows], []))
         after = rows[-1][0]
 
 
@@ -258,7 +273,6 @@ def _move_tallies_from_boards(conn: Connection) -> None:
         .order_by(GameRow.id)
         .limit(FROM_BOARDS_AT_ONCE)
     )
-    columns = _columns(MOVE_TALLIES)
     after = FIRST_ID
     while rows := conn.execute(batch, {"after": after}).all():
         explored = []
@@ -269,9 +283,15 @@ def _move_tallies_from_boards(conn: Connection) -> None:
             explored.append(
                 (winner, tuple((seen[i].digest(), played[i]) for i in kept if i < len(played)))
             )  # (name: not None, as the query asks)
-        if tallied := [dict(zip(columns, r, strict=True)) for r in move_tally_rows(explored)]:
-            conn.execute(MOVE_TALLIES.insert(), tallied)
+        _insert(conn, MOVE_TALLIES, move_tally_rows(explored))
         after = rows[-1][0]
+
+
+def _insert(conn: Connection, table: Table, rows: list[tuple[Any, ...]]) -> None:
+    """Insert *rows* (values in *table*'s column order) into *table*."""
+    columns = _columns(table)
+    if rows:
+        conn.execute(table.insert(), [dict(zip(columns, r, strict=True)) for r in rows])
 
 
 def _kept(positions: Iterator[Position], seen: list[Position]) -> Iterator[Position]:
