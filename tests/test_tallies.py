@@ -6,6 +6,7 @@ counts them from the positions of the games."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
@@ -153,6 +154,14 @@ def test_games_stored_anew_from_earlier_places_keep_their_counts(db: str) -> Non
     engine.dispose()
 
 
+def before_and_after_summing(engine: Engine) -> Iterator[None]:
+    """Twice: with the rows a batch appended, then with each group's rows summed."""
+    yield
+    with engine.begin() as conn:
+        sum_tallies(conn)
+    yield
+
+
 COPY = """[Event "Club"]
 [White "{white}"]
 [Black "Smith, A."]
@@ -177,10 +186,7 @@ def test_a_copy_stored_anew_under_other_names_is_counted_under_them(
     assert first is not None and second is not None and first.row["id"] == second.row["id"]
     pdn.db.store._store(engine, file_id, 2, [second], 5, 7)
     pdn.db.store._store(engine, file_id, 1, [first], 5, 7)
-    for summed in (False, True):
-        if summed:
-            with engine.begin() as conn:
-                sum_tallies(conn)
+    for _ in before_and_after_summing(engine):
         assert_tallies_count_the_games(engine)
         players = result_stats(engine, "player")
         assert sorted(players["player"]) == ["Smith, A.", "Wyllie, J."]
@@ -304,10 +310,7 @@ def test_a_game_stored_anew_under_other_rules_moves_to_its_ending(db: str) -> No
         "as-recorded", "draw-15-moves")  # fmt: skip
     pdn.db.store._store(engine, file_id, 103, [common], 5, 7)
     pdn.db.store._store(engine, file_id, 99, [official], 5, 7)
-    for summed in (False, True):
-        if summed:
-            with engine.begin() as conn:
-                sum_tallies(conn)
+    for _ in before_and_after_summing(engine):
         assert_tallies_count_the_games(engine)
         endings = result_stats(engine, "termination")
         assert list(endings["termination"]) == ["draw-15-moves"]
