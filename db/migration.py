@@ -23,6 +23,7 @@ from pdn.db.schema import (
     MaterialRow,
     Meta,
     PositionRow,
+    SquaresRow,
 )
 from pdn.db.staging import give_back_pages
 from pdn.db.tallies import tallies_from_games
@@ -211,11 +212,20 @@ def _to_8(conn: Connection) -> None:
     tallies_from_games(conn)
 
 
+def _to_9(conn: Connection) -> None:
+    """Schema 8 to 9: the squares table, from the games' boards (pdn.db.search)."""
+    from pdn.db.search import squares_from_boards  # (with the rules, which opening needs not)
+
+    SquaresRow.__table__.create(conn)  # type: ignore[attr-defined]
+    squares_from_boards(conn)
+
+
 STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     4: _add_analysis,
     5: _to_6,
     6: _to_7,
     7: _to_8,
+    8: _to_9,
 }
 
 

@@ -52,15 +52,16 @@ from pdn.db.schema import (
     TALLIES,
     GameRow,
     SourceFile,
+    SquaresRow,
     opening_digest,
     opening_reaches,
 )
 from pdn.db.search import (
-    least_material,
     material_count,
     material_games,
     most_pieces,
     pattern_games,
+    squares_allow,
 )
 from pdn.db.tallies import GROUPED, OPENING_PLIES_TALLIED, explored
 from pdn.rules.draw import LABELS, OLD_LABELS, Termination
@@ -280,12 +281,10 @@ def _with_pattern(
     engine: Engine, conditions: list[ColumnElement[bool]], pattern: Pattern
 ) -> Iterator[int]:
     """The ids of the games that meet *conditions* and reach *pattern*, in import order: the
-    positions of the games that ever have the kings it asks for (by the material table) are
-    looked at."""
-    least = least_material(pattern)
-    if least.white_kings.low or least.black_kings.low:
-        kings = material_games(engine, least, 1, most_pieces(None))
-        conditions = [*conditions, GameRow.id.in_(kings)]
+    positions of the games whose squares allow it (by the squares table) are looked at."""
+    allowed = squares_allow(pattern)
+    if allowed is not None:
+        conditions = [*conditions, GameRow.id.in_(select(SquaresRow.game_id).where(allowed))]
     games = select(GameRow.id, GameRow.variant).where(and_(True, *conditions))
     with engine.connect() as conn:
         rows = conn.execute(games.order_by(GameRow.place)).all()

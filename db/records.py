@@ -36,6 +36,7 @@ class Record:
     positions: tuple[Row, ...]  # digest, game id, position, move (see pdn.db.positions)
     material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
     boards: tuple[tuple[int, bytes], ...]  # game id, its positions packed (none without replay)
+    squares: tuple[tuple[int, int, int, int, int], ...]  # game id, where each kind stood
     nul: bool = False  # NUL bytes in the text were stored as NUL_SHOWN
     explored: tuple[tuple[int, str], ...] = ()  # digest, move: see pdn.db.tallies
 
@@ -91,7 +92,9 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         tags = tuple((gid, i, n, v) for i, (n, v) in enumerate(game.tags.items()))
     positions = position_rows(gid, digests, moves)
     explored = explored_moves(line, digests, moves)
-    return Record(report, row, tags, positions, stored.material, stored.boards, nul, explored)
+    return Record(
+        report, row, tags, positions, stored.material, stored.boards, stored.squares, nul, explored
+    )
 
 
 _TEXTS = ("event", "site", "date", "round", "white", "black", "result", "start_fen")

@@ -30,7 +30,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from pdn.db.texts import HexDigest, PackedText
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 8  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 9  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
@@ -39,6 +39,8 @@ SCHEMA_VERSION = 8  # 2: game ids from the game hash, games.place; 3: a game is 
 # 7: material keyed by its signature (one copy, no index beside it), games.moves packed,
 # the indexes on games' variant and year hold the results as well
 # 8: the tallies: the games counted by what the statistics group them by (pdn.db.tallies)
+# 9: the squares each kind of piece stood on in a game (pattern search reads only the games
+# whose squares allow the pattern)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -221,6 +223,20 @@ class BoardsRow(Base):
     __tablename__ = "boards"
     game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
     data: Mapped[bytes] = mapped_column(LargeBinary)
+
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+
+class SquaresRow(Base):
+    """The squares on which each kind of piece stood in some position of a game's main line,
+    one bit per playable square (see pdn.db.search.square_bits)."""
+
+    __tablename__ = "squares"
+    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
+    white_men: Mapped[int] = mapped_column(BigInteger)
+    white_kings: Mapped[int] = mapped_column(BigInteger)
+    black_men: Mapped[int] = mapped_column(BigInteger)
+    black_kings: Mapped[int] = mapped_column(BigInteger)
 
     __table_args__ = ({"sqlite_with_rowid": False},)
 

@@ -7,8 +7,10 @@ signatures looked up in the index, and "for N plies" adds up adjacent matching r
 function.
 
 Patterns: each game's positions as one compressed blob of bitboards (the engine's own layout,
-little-endian words), scanned with numpy against the pattern's masks for the games the other
-criteria leave.
+little-endian words), scanned with numpy against the pattern's masks. Only the games whose
+squares row allows the pattern are read: per game, the squares each of white men, white kings,
+black men and black kings ever stood on, one bit per playable square. A position that fits the
+pattern has each of its pieces on such a square, so a game without one never reaches it.
 """
 
 from __future__ import annotations
@@ -27,16 +29,20 @@ from sqlalchemy import (
     FromClause,
     Select,
     and_,
+    bindparam,
+    false,
     func,
+    insert,
+    or_,
     select,
 )
 
 from pdn.archive.selection import Count, Masks, Material, Pattern
-from pdn.db.schema import BoardsRow
+from pdn.db.schema import BoardsRow, GameRow, SquaresRow
 from pdn.db.staging import MATERIAL, every_row
 from pdn.rules.geometry import geometry
 from pdn.rules.position import Position, core
-from pdn.rules.variants import VARIANTS, Variant
+from pdn.rules.variants import VARIANTS, Variant, get_variant
 
 if TYPE_CHECKING:  # numpy is loaded where boards are searched (an import does not need it)
     import numpy as np
@@ -60,6 +66,39 @@ def words(variant: Variant) -> int:
     return -(-geometry(variant).size // 64)
 
 
+FOLD = 63  # bits of a squares column: square number n of a board is bit (n - 1) % FOLD
+
+
+@cache
+def _byte_bits(variant: Variant) -> tuple[tuple[int, ...], ...]:
+    """Per byte of the variant's bitboards, the squares-column bits of its 256 values."""
+    g = geometry(variant)
+    bit_of = {s: 1 << (g.number(s) - 1) % FOLD for s in g.squares}
+    tables = []
+    for k in range(-(-g.size // 8)):
+        table = []
+        for value in range(256):
+            bits = 0
+            for b in range(8):
+                if value >> b & 1:
+                    bits |= bit_of.get(8 * k + b, 0)
+            table.append(bits)
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+def square_bits(variant: Variant, board: int) -> int:
+    """A bitboard as a squares column holds it: square number n (in the variant's own
+    numbering) as bit n - 1, folded into FOLD bits on a board of more squares (12x12, and
+    Turkish's 64); a number PostgreSQL's BIGINT holds. A pattern's square numbers are thus the
+    same bits in every variant's games."""
+    tables = _byte_bits(variant)
+    bits = 0
+    for table, byte in zip(tables, board.to_bytes(len(tables), "little"), strict=True):
+        bits |= table[byte]
+    return bits
+
+
 @dataclass(frozen=True, slots=True)
 class StoredPositions:
     """What the database stores of a game's main-line positions, as table rows."""
@@ -67,21 +106,24 @@ class StoredPositions:
     digests: list[int]  # per position (empty unless asked for): the plies' before and after
     material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
     boards: tuple[tuple[int, bytes], ...]  # game id, the positions packed (none without any)
+    squares: tuple[tuple[int, int, int, int, int], ...]  # game id, the squares of each kind
 
 
 def stored_positions(
     gid: int, positions: Sequence[Position], digests: bool = False
 ) -> StoredPositions:
     """The rows of game *gid*'s *positions*, from one kernel pass (Kernel.scan): their digests
-    where *digests* asks; their runs of equal material, one row each with its signature; and
-    the positions packed (per position, the bitboards of white men, white kings, black men and
+    where *digests* asks; their runs of equal material, one row each with its signature; the
+    positions packed (per position, the bitboards of white men, white kings, black men and
     black kings as words() little-endian words each, then one byte per position for the side to
-    move), compressed."""
+    move), compressed; and the squares each of the four ever stood on (square_bits)."""
     if not positions:
-        return StoredPositions([], (), ())
-    hashes, packed, runs = core().scan(positions, words(positions[0].variant), digests)
+        return StoredPositions([], (), (), ())
+    variant = positions[0].variant
+    hashes, packed, runs, reached = core().scan(positions, words(variant), digests)
     material = tuple((gid, first, length, signature(counts)) for first, length, counts in runs)
-    return StoredPositions(hashes, material, ((gid, compressed(packed)),))
+    wm, wk, bm, bk = (square_bits(variant, board) for board in reached)
+    return StoredPositions(hashes, material, ((gid, compressed(packed)),), ((gid, wm, wk, bm, bk),))
 
 
 def compressed(boards: bytes) -> bytes:
@@ -100,6 +142,39 @@ def unpacked(variant: Variant, data: bytes) -> Iterator[Position]:
         wm, wk, bm, bk = (int.from_bytes(raw[at + k * size : at + (k + 1) * size], "little")
                           for k in range(4))  # fmt: skip
         yield Position(variant, wm, wk, bm, bk, raw[4 * size * n + i])
+
+
+SQUARES_AT_ONCE = 5000  # games whose boards are read at a time to fill the squares table
+
+
+def squares_from_boards(conn: Connection) -> None:
+    """Fill the empty squares table from the games' boards (a database made before schema 9),
+    a batch of games at a time in id order."""
+    import numpy as np
+
+    kinds = [c.name for c in SquaresRow.__table__.columns][1:]
+    batch = (
+        select(BoardsRow.game_id, GameRow.variant, BoardsRow.data)
+        .join(GameRow, GameRow.id == BoardsRow.game_id)
+        .where(BoardsRow.game_id > bindparam("after"), GameRow.variant.is_not(None))
+        .order_by(BoardsRow.game_id)
+        .limit(SQUARES_AT_ONCE)
+    )
+    after = -(1 << 63)  # below every game id
+    while rows := conn.execute(batch, {"after": after}).all():
+        found = []
+        for gid, name, data in rows:
+            v = get_variant(str(name))
+            w = words(v)
+            raw = zlib.decompress(data)
+            n = len(raw) // (32 * w + 1)
+            reached = np.bitwise_or.reduce(np.frombuffer(raw, "<u8", n * 4 * w).reshape(n, 4, w))
+            bits = (
+                square_bits(v, int.from_bytes(reached[k].tobytes(), "little")) for k in range(4)
+            )
+            found.append({"game_id": gid, **dict(zip(kinds, bits, strict=True))})
+        conn.execute(insert(SquaresRow), found)
+        after = rows[-1][0]
 
 
 def _mask_words(mask: int, w: int) -> np.ndarray:
@@ -131,6 +206,32 @@ def _fitting(boards: np.ndarray, turns: np.ndarray, masks: Masks) -> np.ndarray:
 
 
 BATCH = 4000  # games whose boards are read and checked at once
+
+
+def squares_allow(pattern: Pattern) -> ColumnElement[bool] | None:
+    """Whether a game's squares row allows *pattern* on the board of some variant (None: every
+    row does, for a pattern of empty squares alone)."""
+    sq = SquaresRow
+    columns = (
+        sq.white_men, sq.white_kings, sq.white_men.op("|")(sq.white_kings),
+        sq.black_men, sq.black_kings, sq.black_men.op("|")(sq.black_kings),
+    )  # fmt: skip
+    asked = set()
+    for v in VARIANTS.values():
+        m = pattern.compile(v)
+        if m is not None:
+            kinds = (m.white_men, m.white_kings, m.white_pieces,
+                     m.black_men, m.black_kings, m.black_pieces)  # fmt: skip
+            asked.add(tuple(square_bits(v, mask) for mask in kinds))
+    if any(not any(bits) for bits in asked):
+        return None
+    return or_(
+        false(),
+        *(
+            and_(*(c.op("&")(b) == b for c, b in zip(columns, bits, strict=True) if b))
+            for bits in sorted(asked)
+        ),
+    )
 
 
 def pattern_games(
@@ -183,13 +284,6 @@ def _check(conn: Connection, pending: list[tuple[int, Variant]], pattern: Patter
         hits = np.logical_or.reduceat(ok, starts)
         found.update(gid for (gid, _), hit in zip(games, hits, strict=True) if hit)
     yield from (gid for gid in ids if gid in found)
-
-
-def least_material(pattern: Pattern) -> Material:
-    """The material every position that fits *pattern* has at least."""
-    need = {kind: sum(1 for c, k, _ in pattern.items if (c, k) == kind)
-            for kind in (("W", "men"), ("W", "kings"), ("B", "men"), ("B", "kings"))}  # fmt: skip
-    return Material(*(Count(n) for n in need.values()))
 
 
 # -- material --------------------------------------------------------------------------------------

@@ -63,6 +63,7 @@ from pdn.db.schema import (
     BoardsRow,
     GameRow,
     Occurrence,
+    SquaresRow,
     TagRow,
 )
 from pdn.db.sources import mark_complete, present_indexes, source_files
@@ -539,6 +540,7 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
         gone = sorted(replaced)
         conn.execute(delete(TagRow).where(TagRow.game_id.in_(gone)))
         conn.execute(delete(BoardsRow).where(BoardsRow.game_id.in_(gone)))
+        conn.execute(delete(SquaresRow).where(SquaresRow.game_id.in_(gone)))
         conn.execute(update(Occurrence).where(Occurrence.game_id.in_(gone)).values(duplicate=True))
     _add_rows(conn, TagRow.__tablename__, ["game_id", "position", "name", "value"],
               [t for r in won for t in r.tags])  # fmt: skip
@@ -550,6 +552,8 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
               [m for r in won for m in r.material])  # fmt: skip
     _add_rows(conn, BoardsRow.__tablename__, ["game_id", "data"],
               [b for r in won for b in r.boards])  # fmt: skip
+    _add_rows(conn, SquaresRow.__tablename__, [c.name for c in SquaresRow.__table__.columns],
+              [q for r in won for q in r.squares])  # fmt: skip
     anew = [(row, before[row["id"]]) for row in rows if row["id"] in replaced]
     written = [(row, r.explored) for row, r in games if row["id"] in inserted]
     for table, counted in batch_tallies(written, anew):

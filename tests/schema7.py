@@ -3,13 +3,14 @@ layout checked against tests/data/schema7.sqlite, which the toolkit wrote at 8c2
 
 from __future__ import annotations
 
+from schema8 import layout_8
 from sqlalchemy import Connection, text
 
 from pdn.db.connection import open_database
 
 
 def as_schema_7(db: str) -> None:
-    """Turn a database just made into what schema 7 wrote: no tallies."""
+    """Turn a database just made into what schema 7 wrote: no squares, no tallies."""
     engine = open_database(db)
     with engine.begin() as conn:
         layout_7(conn)
@@ -18,6 +19,8 @@ def as_schema_7(db: str) -> None:
 
 
 def layout_7(conn: Connection) -> None:
-    """Schema 8's tables as schema 7 laid them out: without the tallies."""
+    """This schema's tables as schema 7 laid them out (schema 8's layout first): without the
+    tallies."""
+    layout_8(conn)
     for table in ("tallies", "player_tallies", "opening_tallies", "move_tallies"):
         conn.exec_driver_sql(f"DROP TABLE {table}")

@@ -48,7 +48,7 @@ from pdn.db.schema import (
     OPENING_TALLIES,
     PLAYER_TALLIES,
     TALLIES,
-    BoardsRow,
+    Base,
     GameRow,
     MaterialRow,
     Occurrence,
@@ -199,8 +199,9 @@ def stopped_after(conn: Connection, games: int) -> None:
     would: the later games' rows gone, the tallies counting the games left, the file not read
     whole."""
     late = select(GameRow.id).where(GameRow.file_index > games)
-    for model in (TagRow, PositionRow, MaterialRow, BoardsRow):
-        conn.execute(delete(model).where(model.game_id.in_(late)))
+    for table in Base.metadata.sorted_tables:  # every table of a game's rows
+        if "game_id" in table.c and table is not Occurrence.__table__:
+            conn.execute(delete(table).where(table.c.game_id.in_(late)))
     conn.execute(delete(Occurrence).where(Occurrence.file_index > games))
     conn.execute(delete(GameRow).where(GameRow.file_index > games))
     conn.execute(update(SourceFile).values(complete=False, games=0))

@@ -6,17 +6,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine, insert
+from sqlalchemy import Engine, create_engine, insert, select
 
 from pdn.archive.pipeline import file_preference
 from pdn.archive.selection import parse_material, parse_pattern
-from pdn.db.schema import MATERIAL_STAGED, BoardsRow, MaterialRow
+from pdn.db.schema import MATERIAL_STAGED, BoardsRow, MaterialRow, SquaresRow
 from pdn.db.search import (
-    least_material,
     material_games,
     most_pieces,
     pattern_games,
     signatures,
+    squares_allow,
     stored_positions,
 )
 from pdn.read.reader import read_games
@@ -32,6 +32,7 @@ def engine() -> Iterator[Engine]:
     MaterialRow.__table__.create(engine)  # type: ignore[attr-defined]
     MATERIAL_STAGED.create(engine)
     BoardsRow.__table__.create(engine)  # type: ignore[attr-defined]
+    SquaresRow.__table__.create(engine)  # type: ignore[attr-defined]
     prefer = file_preference(HAND, None, "seed")
     with engine.begin() as conn:
         for n, game in enumerate(read_games(HAND), 1):
@@ -44,6 +45,8 @@ def engine() -> Iterator[Engine]:
                 insert(MaterialRow), [dict(zip(keys, r, strict=True)) for r in stored.material]
             )
             conn.execute(insert(BoardsRow), [{"game_id": n, "data": stored.boards[0][1]}])
+            kinds = ("game_id", "white_men", "white_kings", "black_men", "black_kings")
+            conn.execute(insert(SquaresRow), [dict(zip(kinds, stored.squares[0], strict=True))])
     yield engine
     engine.dispose()
 
@@ -91,8 +94,20 @@ def test_pattern_search(engine: Engine) -> None:
         assert list(pattern_games(conn, english, parse_pattern("B:B22"))) == []
 
 
-def test_least_material_of_a_pattern() -> None:
-    least = least_material(parse_pattern("W:WK5,K6,12:BK28:E1-4:W*9"))
-    assert (least.white_men.low, least.white_kings.low) == (1, 2)
-    assert (least.black_men.low, least.black_kings.low) == (0, 1)
-    assert all(c.high is None for c in least.counts)
+def allowed(engine: Engine, text: str) -> list[int] | None:
+    where = squares_allow(parse_pattern(text))
+    if where is None:
+        return None
+    with engine.connect() as conn:
+        return sorted(conn.execute(select(SquaresRow.game_id).where(where)).scalars())
+
+
+def test_the_squares_allow_the_games_that_reach_a_pattern(engine: Engine) -> None:
+    """Only game 6 has kings (it is set up with White's on 46 and Black's on 1). The 8x8 boards
+    have no square 46; on 10x10 White's men stand on 46 at the start. A white man on square 1
+    would be crowned there (Black's back row), so no game has one."""
+    assert allowed(engine, "WK46:BK1") == [6]
+    assert allowed(engine, "WK46") == [6]
+    assert allowed(engine, "W*46:B*1") == [4, 5, 6]
+    assert allowed(engine, "W1") == []
+    assert allowed(engine, "E42-44") is None  # empty squares: every game is looked at

@@ -202,6 +202,8 @@ CORPUS_CASES = [
     Criteria(pattern=parse_pattern("W28:B23")),
     Criteria(pattern=parse_pattern("Wc3:Bf6:Ed4")),
     Criteria(pattern=parse_pattern("BK1,K2")),
+    Criteria(pattern=parse_pattern("WK5:BK28")),  # benchmarks/aims.py's
+    Criteria(pattern=parse_pattern("W:W*1")),  # a white king on 1, by square number alone
 ]
 
 

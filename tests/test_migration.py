@@ -1,6 +1,6 @@
 """Opening a database made by an older schema for writing brings it up to this one: a database
-of schema 5, 6 or 7 written by the toolkit itself (tests/data/schema5.sqlite, schema6.sqlite,
-schema7.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
+of schema 5, 6, 7 or 8 written by the toolkit itself (tests/data/schema5.sqlite to
+schema8.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
 question answered alike; so does one of PostgreSQL, written in the older layout here (the
 layout checked against that file)."""
 
@@ -16,10 +16,11 @@ import pytest
 from schema5 import as_schema_5
 from schema6 import as_schema_6
 from schema7 import as_schema_7
+from schema8 import as_schema_8
 from sqlalchemy import Engine
 
 from conftest import postgres_database, postgres_reason, table_digests
-from pdn.archive.selection import parse_material
+from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import DatabaseRefused, open_database
 from pdn.db.questions import (
     GameFilter,
@@ -48,12 +49,18 @@ ASKED: list[Callable[[Engine], pd.DataFrame]] = [
     lambda e: draw_stats(e, "year"),
     lambda e: find_games(e, GameFilter(variant="english", moves="11-15 23-19")),
     lambda e: find_games(e, GameFilter(variant="english", fen="W:W18,K27:B5")),
+    lambda e: find_games(e, GameFilter(pattern=parse_pattern("WK46:BK1"))),
     lambda e: find_games(e, GameFilter(material=parse_material("W:3K1,B:1K"), material_plies=6)),
 ]
-OLD = {5: as_schema_5, 6: as_schema_6, 7: as_schema_7}  # each schema's layout written back
+OLD = {
+    5: as_schema_5,
+    6: as_schema_6,
+    7: as_schema_7,
+    8: as_schema_8,
+}  # each schema's layout written back
 
 
-@pytest.mark.parametrize("version", [5, 6, 7])
+@pytest.mark.parametrize("version", [5, 6, 7, 8])
 def test_an_old_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -79,7 +86,7 @@ def test_an_old_database_ends_as_a_new_import(
     with sqlite3.connect(old) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         version_now = conn.execute("SELECT value FROM pdn_meta WHERE key = 'schema_version'")
-        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "8"
+        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "9"
         kinds = conn.execute("SELECT DISTINCT typeof(moves) FROM games").fetchall()
     conn.close()
     assert "plies" not in tables and "ix_games_final_hash" not in tables
@@ -87,7 +94,7 @@ def test_an_old_database_ends_as_a_new_import(
     assert {"ix_games_variant_results", "ix_games_year_results"} <= tables
     assert "ix_games_variant" not in tables and "ix_games_year" not in tables
     assert {"positions", "positions_staged", "material", "material_staged"} <= tables
-    assert {"tallies", "player_tallies"} <= tables
+    assert {"tallies", "player_tallies", "squares"} <= tables
     assert kinds == [("blob",)]  # the moves packed
 
 
@@ -99,10 +106,15 @@ SAME = {  # what each old layout is checked on against the file the toolkit wrot
     7: ["positions ORDER BY digest, game_id, ply", "games ORDER BY id",
         "tags ORDER BY game_id, position", "material ORDER BY signature, game_id, first",
         "boards ORDER BY game_id"],
+    8: ["positions ORDER BY digest, game_id, ply", "games ORDER BY id",
+        "tags ORDER BY game_id, position", "material ORDER BY signature, game_id, first",
+        "boards ORDER BY game_id", "tallies ORDER BY 1, 2, 3, 4, 5, 6, 7",
+        "player_tallies ORDER BY 1, 2, 3, 4, 5", "opening_tallies ORDER BY 1, 2, 3, 4, 5",
+        "move_tallies ORDER BY 1, 2, 3"],
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("version", [5, 6, 7])
+@pytest.mark.parametrize("version", [5, 6, 7, 8])
 def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -126,7 +138,7 @@ def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
 
 
 @pytest.mark.skipif(postgres_reason() is not None, reason=str(postgres_reason()))
-@pytest.mark.parametrize("version", [5, 6, 7])
+@pytest.mark.parametrize("version", [5, 6, 7, 8])
 def test_an_old_postgresql_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:

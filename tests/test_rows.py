@@ -1,9 +1,11 @@
-"""A game's rows at once: Kernel.scan (digests, packed boards, material runs) and Kernel.move_texts
+"""A game's rows at once: Kernel.scan (digests, packed boards, material runs, the squares each kind
+of piece stood on) and Kernel.move_texts
 (the main line as the database writes it), on the C kernel and on its Python twin.
 
 Both cores give the same values as each other and as the definitions they replaced, worked out
 position by position and move by move here (Position.digest, Position.counts, int.to_bytes,
-pos.captures() and notation.pdn_path); build_record's rows are those definitions' rows. Real
+pos.captures(), notation.pdn_path, an OR of the bitboards); build_record's rows are those
+definitions' rows. Real
 games of every variant the corpus holds, positions and long forms written out by hand.
 """
 
@@ -12,7 +14,9 @@ from __future__ import annotations
 import hashlib
 import zlib
 from collections.abc import Iterator
+from functools import reduce
 from itertools import groupby
+from operator import or_
 from pathlib import Path
 
 import pytest
@@ -116,6 +120,13 @@ def runs_by_grouping(positions: list[Position]) -> list[tuple[int, int, tuple[in
     return runs
 
 
+def squares_by_or(positions: list[Position]) -> tuple[int, int, int, int]:
+    """The squares each kind stood on: the OR of its bitboards over the positions."""
+    boards = [(p.white_men, p.white_kings, p.black_men, p.black_kings) for p in positions]
+    wm, wk, bm, bk = (reduce(or_, (four[k] for four in boards), 0) for k in range(4))
+    return wm, wk, bm, bk
+
+
 def boards_one_by_one(positions: list[Position], w: int) -> bytes:
     boards = [(p.white_men, p.white_kings, p.black_men, p.black_kings) for p in positions]
     packed = b"".join(b.to_bytes(8 * w, "little") for four in boards for b in four)
@@ -140,7 +151,8 @@ def test_scan_and_texts_on_every_variant_of_the_corpus(c_core: Core, samples: li
         assert mine[0] == [p.digest() for p in ps]
         assert mine[1] == boards_one_by_one(ps, w)
         assert mine[2] == runs_by_grouping(ps)
-        assert c_core.scan(ps, 0, False) == PYTHON.scan(ps, 0, False) == ([], b"", mine[2])
+        assert mine[3] == squares_by_or(ps)
+        assert c_core.scan(ps, 0, False) == PYTHON.scan(ps, 0, False) == ([], b"", *mine[2:])
         names = labels(ps[0].geometry)
         sep = replay.variant.separator
         texts = c_core.move_texts(ps, replay.moves, names, sep)
@@ -189,7 +201,10 @@ def test_scan_and_texts_on_the_whole_corpus(c_core: Core) -> None:
         w = words(ps[0].variant)
         mine = c_core.scan(ps, w, True)
         assert mine == PYTHON.scan(ps, w, True)
-        assert mine == ([p.digest() for p in ps], boards_one_by_one(ps, w), runs_by_grouping(ps))
+        assert mine == (
+            [p.digest() for p in ps], boards_one_by_one(ps, w), runs_by_grouping(ps),
+            squares_by_or(ps),
+        )  # fmt: skip
         names, sep = labels(ps[0].geometry), replay.variant.separator
         texts = c_core.move_texts(ps, replay.moves, names, sep)
         assert texts == PYTHON.move_texts(ps, replay.moves, names, sep) == texts_one_by_one(replay)
@@ -243,9 +258,13 @@ def test_packed_boards_and_digest_by_hand(each_core: str) -> None:
     text = b"english:(64, 0, 18446744073709551616, 0, 1)"
     digest = int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big", signed=True)
     core = CORES[each_core]
-    assert core.scan([pos], 2, True) == ([digest], packed, [(0, 1, (1, 0, 1, 0))])
-    assert core.scan([pos, pos], 0, False) == ([], b"", [(0, 2, (1, 0, 1, 0))])
-    assert stored_positions(7, [pos]).boards == ((7, zlib.compress(packed, 1)),)
+    reached = (1 << 6, 0, 1 << 64, 0)
+    assert core.scan([pos], 2, True) == ([digest], packed, [(0, 1, (1, 0, 1, 0))], reached)
+    assert core.scan([pos, pos], 0, False) == ([], b"", [(0, 2, (1, 0, 1, 0))], reached)
+    stored = stored_positions(7, [pos])
+    assert stored.boards == ((7, zlib.compress(packed, 1)),)
+    # the squares where each kind stood, square n as bit n - 1
+    assert stored.squares == ((7, 1 << 31, 0, 1 << 0, 0),)
 
 
 def test_canadian_boards_take_three_words(c_core: Core) -> None:
@@ -259,8 +278,13 @@ def test_canadian_boards_take_three_words(c_core: Core) -> None:
     white_men = b"\x00\x04" + bytes(22)
     black_men = bytes(16) + b"\x00\x00\x01\x04" + bytes(4)
     packed = white_men + bytes(24) + black_men + bytes(24) + b"\x00"
+    reached = (1 << 10, 0, 1 << 144 | 1 << 154, 0)
     for core in (c_core, PYTHON):
-        assert core.scan([pos], 3, True) == ([pos.digest()], packed, [(0, 1, (1, 0, 2, 0))])
+        assert core.scan([pos], 3, True) == (
+            [pos.digest()], packed, [(0, 1, (1, 0, 2, 0))], reached
+        )  # fmt: skip
+    # square n as bit n - 1, folded into 63 bits: 72 is bit 71 - 63 = 8
+    assert stored_positions(7, [pos]).squares == ((7, 1 << 8, 0, 1 << 0 | 1 << 5, 0),)
     # a game played on from the start: every board, with its high squares, on both cores
     game = [Position.start(v)]
     for ply in range(200):
@@ -270,7 +294,10 @@ def test_canadian_boards_take_three_words(c_core: Core) -> None:
         game.append(c_core.play(game[-1], moves[(ply * 7919) % len(moves)]))
     mine = c_core.scan(game, 3, True)
     assert mine == PYTHON.scan(game, 3, True)
-    assert mine == ([p.digest() for p in game], boards_one_by_one(game, 3), runs_by_grouping(game))
+    assert mine == (
+        [p.digest() for p in game], boards_one_by_one(game, 3), runs_by_grouping(game),
+        squares_by_or(game),
+    )  # fmt: skip
     assert mine[2][0][2] == (30, 0, 30, 0)
 
 
@@ -318,6 +345,14 @@ def test_build_record_writes_the_one_by_one_rows(each_core: str, samples: list[P
         w = words(ps[0].variant) if ps else 0
         packed = [(gid, zlib.compress(boards_one_by_one(ps, w), 1))] if ps else []
         assert list(record.boards) == packed
+        if ps:  # where each kind stood, square n as bit (n - 1) % 63 (as by hand above)
+            g = ps[0].geometry
+            bits = [reduce(or_, (1 << (g.number(s) - 1) % 63 for s in g.squares
+                                 if board >> s & 1), 0)
+                    for board in squares_by_or(ps)]  # fmt: skip
+            assert list(record.squares) == [(gid, *bits)]
+        else:
+            assert record.squares == ()
         final = digests[-1] if digests else None
         assert (record.row["opening_hash"], record.row["final_hash"]) == (
             digests[3] if len(texts) >= 3 else None,

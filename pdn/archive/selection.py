@@ -312,6 +312,7 @@ def _squares_on(pattern: Pattern, g: Geometry) -> str | None:
     return None
 
 
+@cache
 def _compile(pattern: Pattern, variant: Variant) -> Masks | None:
     g = geometry(variant)
     masks = dict.fromkeys(

@@ -1446,7 +1446,8 @@ static int scan_pack(Scan *sc, const bb boards[4], PyObject *turn, Py_ssize_t i,
 /* scan(positions, words, digests): a game's positions as the database stores them, in one pass:
  * their digests (where asked, else []), their packed boards (per position its white men, white
  * kings, black men and black kings as *words* little-endian 64-bit words each, then one byte per
- * position for the side to move; b"" for 0 words) and their runs of equal material. */
+ * position for the side to move; b"" for 0 words), their runs of equal material, and the squares
+ * each of the four ever stood on (the union of its bitboards). */
 static PyObject *k_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) return PyErr_Format(PyExc_TypeError, "scan(positions, words, digests)");
     long words = PyLong_AsLong(args[1]);
@@ -1469,6 +1470,8 @@ static PyObject *k_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     text_init(&t);
     long counts[4] = {0}; /* of the run going on: those of the position before */
     bb last[4];           /* the bitboards of the position before */
+    bb reached[4];        /* the union of each bitboard so far */
+    memset(reached, 0, sizeof(reached));
     Py_ssize_t first = 0;
     if (!sc.digests || !sc.boards || !sc.runs) goto done;
     for (Py_ssize_t i = 0; i <= n; i++) {
@@ -1486,6 +1489,8 @@ static PyObject *k_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                       scan_text(&sc, &t, x, boards) < 0 || scan_digest(&sc, &t, i) < 0;
             for (int k = 0; k < f; k++) Py_DECREF(x[k]);
             if (err) goto done;
+            for (int k = 0; k < 4; k++)
+                for (int w = 0; w < NW; w++) reached[k].w[w] |= boards[k].w[w];
             for (int k = 0; k < 4; k++) /* (last holds the position before's boards) */
                 c[k] = i && !memcmp(&boards[k], &last[k], sizeof(bb)) ? counts[k] : bb_count(boards[k]);
             memcpy(last, boards, sizeof(last));
@@ -1500,7 +1505,16 @@ static PyObject *k_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         first = i;
         memcpy(counts, c, sizeof(c));
     }
-    if (scan_flush(&sc) == 0) out = PyTuple_Pack(3, sc.digests, sc.boards, sc.runs);
+    if (scan_flush(&sc) == 0) {
+        PyObject *squares = PyTuple_New(4);
+        for (int k = 0; squares && k < 4; k++) {
+            PyObject *b = int_from_bb(&reached[k]);
+            if (!b) Py_CLEAR(squares);
+            else PyTuple_SET_ITEM(squares, k, b);
+        }
+        if (squares) out = PyTuple_Pack(4, sc.digests, sc.boards, sc.runs, squares);
+        Py_XDECREF(squares);
+    }
 done:
     text_free(&t);
     Py_XDECREF(variant);

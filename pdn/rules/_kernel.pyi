@@ -57,7 +57,9 @@ def check_runs(
 def plain_run(text: str, pos: int, /) -> tuple[int, int] | None: ...
 def scan(
     positions: Sequence[Position], words: int, digests: bool, /
-) -> tuple[list[int], bytes, list[tuple[int, int, tuple[int, int, int, int]]]]: ...
+) -> tuple[
+    list[int], bytes, list[tuple[int, int, tuple[int, int, int, int]]], tuple[int, int, int, int]
+]: ...
 def move_texts(
     positions: Sequence[Position],
     moves: Sequence[Move],

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from pdn.rules.geometry import BLACK, WHITE, Direction, Geometry
-from pdn.rules.move import Counts, Duplicates, HashKey, Move, Pushed
+from pdn.rules.move import Counts, Duplicates, HashKey, Move, Pushed, Squares
 from pdn.rules.variants import Crowning, Precedence
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ class Kernel(Protocol):
 
     def scan(
         self, positions: Sequence[Position], words: int, digests: bool, /
-    ) -> tuple[list[int], bytes, list[tuple[int, int, Counts]]]:
+    ) -> tuple[list[int], bytes, list[tuple[int, int, Counts]], Squares]:
         """A game's positions as the database stores them (see pykernel.scan)."""
 
     def move_texts(

@@ -57,6 +57,7 @@ class Duplicates(StrEnum):
 
 
 Counts = tuple[int, int, int, int]  # white men, white kings, black men, black kings
+Squares = tuple[int, int, int, int]  # the same four as bitboards (a bit per square)
 HashKey = tuple[int, int, int, int, int]  # Position.hash_key(): the pieces and the side to move
 # A move the kernel played for a board (Kernel.push_plain), as Board keeps it to take it back:
 # the move, the position before it, the quiet plies before it, the key of the position after it

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from pdn.rules.geometry import BLACK, WHITE, Direction, Geometry
-from pdn.rules.move import Counts, Duplicates, HashKey, Move, Pushed, pdn_path
+from pdn.rules.move import Counts, Duplicates, HashKey, Move, Pushed, Squares, pdn_path
 from pdn.rules.variants import Crowning, Precedence, Variant
 
 if TYPE_CHECKING:
@@ -388,11 +388,12 @@ def has_moves(pos: Position) -> bool:
 
 def scan(
     positions: Sequence[Position], words: int, digests: bool
-) -> tuple[list[int], bytes, list[tuple[int, int, Counts]]]:
+) -> tuple[list[int], bytes, list[tuple[int, int, Counts]], Squares]:
     """A game's positions as the database stores them: their digests (where *digests* asks,
     else none); their bitboards packed, per position its white men, white kings, black men and
     black kings as *words* little-endian 64-bit words each, then one byte per position for the
-    side to move (none for 0 words); their runs of equal material, (first, length, counts)."""
+    side to move (none for 0 words); their runs of equal material, (first, length, counts); and
+    the squares each of the four ever stood on (the union of its bitboards)."""
     hashes = [digest(p) for p in positions] if digests else []
     packed = b""
     if words:
@@ -413,7 +414,10 @@ def scan(
             runs[-1] = (runs[-1][0], runs[-1][1] + 1, c)
         else:
             runs.append((i, 1, c))
-    return hashes, packed, runs
+    wm = wk = bm = bk = 0
+    for p in positions:
+        wm, wk, bm, bk = wm | p.white_men, wk | p.white_kings, bm | p.black_men, bk | p.black_kings
+    return hashes, packed, runs, (wm, wk, bm, bk)
 
 
 def move_texts(
