@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from itertools import repeat
 
 from sqlalchemy import Engine, FromClause, Select, Subquery, select, union_all
 
@@ -19,9 +20,8 @@ Row = tuple[int, int, int, str | None]  # digest, game id, position, the move pl
 def position_rows(gid: int, digests: Sequence[int], moves: Sequence[str]) -> tuple[Row, ...]:
     """The rows of game *gid*: *digests* of its positions (the start, then after each of
     *moves*)."""
-    return tuple(
-        (digest, gid, i, moves[i] if i < len(moves) else None) for i, digest in enumerate(digests)
-    )
+    played: list[str | None] = [*moves, *[None] * (len(digests) - len(moves))]
+    return tuple(zip(digests, repeat(gid), range(len(digests)), played, strict=False))
 
 
 OFFSET = 1 << 63  # digests are kept as unsigned numbers this much larger: bytes compared
