@@ -245,7 +245,7 @@ def find_games(
     """The games matching *where*, in import order (after skipping *offset* of them)."""
     query = _game_columns()
     if where.pattern is not None:  # the games that reach it among those the rest selects
-        found = _with_pattern(engine, _conditions(engine, where), where.pattern)
+        found = _with_pattern(engine, _conditions(engine, where), where.pattern, where.variant)
         page = list(islice(found, offset, offset + limit if limit else None))
         query = query.where(GameRow.id.in_(page))
     elif limit or offset:  # the page's games first (by the index on place), then their rows
@@ -271,18 +271,20 @@ def count_games(engine: Engine, where: GameFilter) -> int:
         if found is not None:
             return found
     if where.pattern is not None:
-        return sum(1 for _ in _with_pattern(engine, _conditions(engine, where), where.pattern))
+        ids = _with_pattern(engine, _conditions(engine, where), where.pattern, where.variant)
+        return sum(1 for _ in ids)
     query = select(func.count()).select_from(GameRow)
     with engine.connect() as conn:
         return int(conn.execute(query.where(and_(True, *_conditions(engine, where)))).scalar() or 0)
 
 
 def _with_pattern(
-    engine: Engine, conditions: list[ColumnElement[bool]], pattern: Pattern
+    engine: Engine, conditions: list[ColumnElement[bool]], pattern: Pattern, variant: str | None
 ) -> Iterator[int]:
-    """The ids of the games that meet *conditions* and reach *pattern*, in import order: the
-    positions of the games whose squares allow it (by the squares table) are looked at."""
-    allowed = squares_allow(pattern)
+    """The ids of the games that meet *conditions* (of *variant*'s games, if given) and reach
+    *pattern*, in import order: the positions of the games whose squares allow it (by the
+    squares table) are looked at."""
+    allowed = squares_allow(pattern, variant)
     if allowed is not None:
         conditions = [*conditions, GameRow.id.in_(select(SquaresRow.game_id).where(allowed))]
     games = select(GameRow.id, GameRow.variant).where(and_(True, *conditions))

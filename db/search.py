@@ -169,9 +169,8 @@ def squares_from_boards(conn: Connection) -> None:
             raw = zlib.decompress(data)
             n = len(raw) // (32 * w + 1)
             reached = np.bitwise_or.reduce(np.frombuffer(raw, "<u8", n * 4 * w).reshape(n, 4, w))
-            bits = (
-                square_bits(v, int.from_bytes(reached[k].tobytes(), "little")) for k in range(4)
-            )
+            boards = (sum(int(word) << 64 * j for j, word in enumerate(b)) for b in reached)
+            bits = (square_bits(v, board) for board in boards)
             found.append({"game_id": gid, **dict(zip(kinds, bits, strict=True))})
         conn.execute(insert(SquaresRow), found)
         after = rows[-1][0]
@@ -208,16 +207,16 @@ def _fitting(boards: np.ndarray, turns: np.ndarray, masks: Masks) -> np.ndarray:
 BATCH = 4000  # games whose boards are read and checked at once
 
 
-def squares_allow(pattern: Pattern) -> ColumnElement[bool] | None:
-    """Whether a game's squares row allows *pattern* on the board of some variant (None: every
-    row does, for a pattern of empty squares alone)."""
+def squares_allow(pattern: Pattern, variant: str | None = None) -> ColumnElement[bool] | None:
+    """Whether a game's squares row allows *pattern* on the board of *variant*, or of some
+    variant (None: every row does, for a pattern of empty squares alone)."""
     sq = SquaresRow
     columns = (
         sq.white_men, sq.white_kings, sq.white_men.op("|")(sq.white_kings),
         sq.black_men, sq.black_kings, sq.black_men.op("|")(sq.black_kings),
     )  # fmt: skip
     asked = set()
-    for v in VARIANTS.values():
+    for v in [get_variant(variant)] if variant else VARIANTS.values():
         m = pattern.compile(v)
         if m is not None:
             kinds = (m.white_men, m.white_kings, m.white_pieces,
@@ -241,7 +240,7 @@ def pattern_games(
     in the same order."""
     pending: list[tuple[int, Variant]] = []
     for game_id, name in games:
-        v = VARIANTS.get(name or "")
+        v = get_variant(name) if name else None  # (a -nco variant's board is its base's)
         if v is not None and pattern.compile(v) is not None:
             pending.append((game_id, v))
         if len(pending) >= BATCH:

@@ -53,6 +53,11 @@ def test_a_pattern_or_material_the_variant_cannot_have_is_a_usage_error(tmp_path
     Criteria(pattern=parse_pattern("W:WK45")).check()  # any variant: 10x10 boards have it
     with pytest.raises(SpecError, match="fits the board of no variant"):
         Criteria(pattern=parse_pattern("W:WK99")).check()
+    # 29 is a1 on the English board, not on the International one
+    with pytest.raises(SpecError, match="'W29:Ba1' asks for two things on one square"):
+        Criteria(variant="english", pattern=parse_pattern("W29:Ba1")).check()
+    Criteria(variant="international", pattern=parse_pattern("W29:Ba1")).check()
+    Criteria(pattern=parse_pattern("W29:Ba1")).check()
     with pytest.raises(SpecError, match="W would need 13 pieces, and a side has 12 in english"):
         Criteria(variant="english", material=parse_material("W:13")).check()
     Criteria(variant="international", material=parse_material("W:13")).check()

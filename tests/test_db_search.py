@@ -10,6 +10,8 @@ from sqlalchemy import Engine, create_engine, insert, select
 
 from pdn.archive.pipeline import file_preference
 from pdn.archive.selection import parse_material, parse_pattern
+from pdn.db.connection import open_database
+from pdn.db.questions import GameFilter, count_games, find_games
 from pdn.db.schema import MATERIAL_STAGED, BoardsRow, MaterialRow, SquaresRow
 from pdn.db.search import (
     material_games,
@@ -19,6 +21,7 @@ from pdn.db.search import (
     squares_allow,
     stored_positions,
 )
+from pdn.db.store import import_paths
 from pdn.read.reader import read_games
 from pdn.replay import replay_game
 
@@ -94,8 +97,8 @@ def test_pattern_search(engine: Engine) -> None:
         assert list(pattern_games(conn, english, parse_pattern("B:B22"))) == []
 
 
-def allowed(engine: Engine, text: str) -> list[int] | None:
-    where = squares_allow(parse_pattern(text))
+def allowed(engine: Engine, text: str, variant: str | None = None) -> list[int] | None:
+    where = squares_allow(parse_pattern(text), variant)
     if where is None:
         return None
     with engine.connect() as conn:
@@ -109,5 +112,21 @@ def test_the_squares_allow_the_games_that_reach_a_pattern(engine: Engine) -> Non
     assert allowed(engine, "WK46:BK1") == [6]
     assert allowed(engine, "WK46") == [6]
     assert allowed(engine, "W*46:B*1") == [4, 5, 6]
+    assert allowed(engine, "W*46:B*1", "english") == []  # no square 46 on its board
     assert allowed(engine, "W1") == []
     assert allowed(engine, "E42-44") is None  # empty squares: every game is looked at
+
+
+def test_a_pattern_is_found_in_games_without_capture_obligation(tmp_path: Path) -> None:
+    """english-nco keeps the English board: its games are searched as English ones are."""
+    path = tmp_path / "nco.pdn"
+    path.write_text("1. 11-15 23-19 *\n", encoding="utf-8")
+    engine = open_database(str(tmp_path / "nco.db"))
+    import_paths(engine, [path], variant="english-nco")
+    where = GameFilter(pattern=parse_pattern("B15:W19"))
+    assert find_games(engine, GameFilter())["variant"].tolist() == ["english-nco"]
+    assert count_games(engine, where) == 1
+    # Black moves first in English: after 23-19, Black is to move again
+    assert count_games(engine, GameFilter(pattern=parse_pattern("B:B15:W19"))) == 1
+    assert count_games(engine, GameFilter(pattern=parse_pattern("W:B15:W19"))) == 0
+    engine.dispose()

@@ -88,6 +88,9 @@ CASES: list[tuple[Criteria, list[int]]] = [
     # fills them with its three white moves
     (Criteria(pattern=parse_pattern("E42-44"), variant="international"), [6]),
     (Criteria(pattern=parse_pattern("W42-44"), variant="international"), [4, 5, 6]),
+    # b8 is square 1 on the English board (no position has a king and nothing there), square 11
+    # on the International one (empty in game 6, whose black king stands on 1)
+    (Criteria(pattern=parse_pattern("BK1:Eb8")), [6]),
 ]
 
 
@@ -203,7 +206,7 @@ CORPUS_CASES = [
     Criteria(pattern=parse_pattern("Wc3:Bf6:Ed4")),
     Criteria(pattern=parse_pattern("BK1,K2")),
     Criteria(pattern=parse_pattern("WK5:BK28")),  # benchmarks/aims.py's
-    Criteria(pattern=parse_pattern("W:W*1")),  # a white king on 1, by square number alone
+    Criteria(pattern=parse_pattern("W:W*1")),  # a white piece on 1 (a man where White starts there)
 ]
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from pdn.rules.geometry import BLACK, WHITE, Geometry, SquareError, geometry
 from pdn.rules.position import Counts, Position, core
@@ -210,20 +210,27 @@ class Pattern:
     items: tuple[tuple[str, str, str], ...]  # colour W/B/E, kind men/kings/pieces, square
 
     def compile(self, variant: Variant) -> Masks | None:
-        """The pattern on *variant*'s board (None when a square is not on it)."""
-        return _compile(self, variant)
+        """The pattern on *variant*'s board (None when a square is not on it, or when it asks
+        for two things on one square there: a number and a name may be one square, as 29 and
+        a1 are on the English board; no position of that board fits it)."""
+        try:
+            return _compile(self, variant)
+        except SpecError:
+            return None
 
     def check(self, variant: Variant | None, variants: Iterable[Variant] = ()) -> None:
-        """Raise SpecError for a square not on *variant*'s board, or, without a variant, for a
-        pattern that fits none of *variants*' boards (a usage error, not "no games")."""
+        """Raise SpecError for a square not on *variant*'s board or two things asked of one
+        square there, or, without a variant, for a pattern that fits none of *variants*'
+        boards (a usage error, not "no games")."""
         if variant is None:
-            if any(_squares_on(self, geometry(v)) is None for v in variants):
+            if any(self.compile(v) is not None for v in variants):
                 return
             raise SpecError(f"the pattern {self.text!r} fits the board of no variant")
         off = _squares_on(self, geometry(variant))
         if off is not None:
             raise SpecError(f"the pattern {self.text!r}: square {off} is not on the "
                             f"{variant.name} board")  # fmt: skip
+        _compile(self, variant)  # two things on one square: its SpecError
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +319,7 @@ def _squares_on(pattern: Pattern, g: Geometry) -> str | None:
     return None
 
 
-@cache
+@lru_cache(maxsize=256)
 def _compile(pattern: Pattern, variant: Variant) -> Masks | None:
     g = geometry(variant)
     masks = dict.fromkeys(
