@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
@@ -206,12 +207,25 @@ def _candidates(game: Game, moves: list[Sequence[str]] | None) -> tuple[list[str
         names.sort(key=lambda n: n != "italian")
         return names, "its Italian tag names"
     for text, where in ((f"{game.event or ''} {game.site or ''}", "its Event or Site"),
-                        (PurePath(game.source.file).name, "the file's name")):  # fmt: skip
-        for pattern, name in _HINTS if _ANY_HINT.search(text) else ():
-            if name in names and pattern.search(text):
+                        (_file_name(game.source.file), "the file's name")):  # fmt: skip
+        for name in _hints(text):
+            if name in names:
                 names.sort(key=lambda n, want=name: n != want)  # type: ignore[misc]
                 return names, where
     return names, None
+
+
+@lru_cache(maxsize=256)  # an archive's games share their files, and many their events
+def _hints(text: str) -> tuple[str, ...]:
+    """The variants whose country *text* names, in the order of _HINTS."""
+    if not _ANY_HINT.search(text):
+        return ()
+    return tuple(name for pattern, name in _HINTS if pattern.search(text))
+
+
+@lru_cache(maxsize=64)
+def _file_name(file: str) -> str:
+    return PurePath(file).name
 
 
 def candidates(pos: Position, squares: list[str]) -> list[Move]:
