@@ -9,7 +9,8 @@ with a known result, to every one of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
+from contextlib import closing
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
@@ -245,8 +246,12 @@ def find_games(
     """The games matching *where*, in import order (after skipping *offset* of them)."""
     query = _game_columns()
     if where.pattern is not None:  # the games that reach it among those the rest selects
-        found = _with_pattern(engine, _conditions(engine, where), where.pattern, where.variant)
-        page = list(islice(found, offset, offset + limit if limit else None))
+        found = _with_pattern(
+            engine, _conditions(engine, where), where.pattern, where.variant, page=bool(limit)
+        )
+        with closing(found):  # its connection closed before the next is opened (SQLite: a
+            # writer's connection holds the write lock, and the next would wait for it)
+            page = list(islice(found, offset, offset + limit if limit else None))
         query = query.where(GameRow.id.in_(page))
     elif limit or offset:  # the page's games first (by the index on place), then their rows
         page_ids = select(GameRow.id).where(and_(True, *_conditions(engine, where, paged=True)))
@@ -278,18 +283,35 @@ def count_games(engine: Engine, where: GameFilter) -> int:
         return int(conn.execute(query.where(and_(True, *_conditions(engine, where)))).scalar() or 0)
 
 
+WALKED_FROM = 50_000  # games the squares allow from which a page walks the games in order
+
+
 def _with_pattern(
-    engine: Engine, conditions: list[ColumnElement[bool]], pattern: Pattern, variant: str | None
-) -> Iterator[int]:
+    engine: Engine,
+    conditions: list[ColumnElement[bool]],
+    pattern: Pattern,
+    variant: str | None,
+    page: bool = False,
+) -> Generator[int, None, None]:
     """The ids of the games that meet *conditions* (of *variant*'s games, if given) and reach
     *pattern*, in import order: the positions of the games whose squares allow it (by the
-    squares table) are looked at."""
+    squares table) are looked at. For a *page* (the first ids alone are read), when the squares
+    allow many games, the games are walked in import order and each looked up in the squares,
+    rather than all of them found and sorted first (a page of a pattern of men on a million
+    games: 3.7 s to 0.4)."""
     allowed = squares_allow(pattern, variant)
-    if allowed is not None:
-        conditions = [*conditions, GameRow.id.in_(select(SquaresRow.game_id).where(allowed))]
-    games = select(GameRow.id, GameRow.variant).where(and_(True, *conditions))
     with engine.connect() as conn:
-        rows = conn.execute(games.order_by(GameRow.place)).all()
+        if allowed is not None:
+            among = select(func.count()).select_from(SquaresRow).where(allowed)
+            if page and (conn.execute(among).scalar() or 0) > WALKED_FROM:
+                squares: ColumnElement[bool] = exists().where(
+                    SquaresRow.game_id == GameRow.id, allowed
+                )
+            else:
+                squares = GameRow.id.in_(select(SquaresRow.game_id).where(allowed))
+            conditions = [*conditions, squares]
+        games = select(GameRow.id, GameRow.variant).where(and_(True, *conditions))
+        rows = conn.execution_options(stream_results=True).execute(games.order_by(GameRow.place))
         yield from pattern_games(conn, ((r[0], r[1]) for r in rows), pattern)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, create_engine, insert, select
 
+import pdn.db.questions
 from pdn.archive.pipeline import file_preference
 from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import open_database
@@ -129,4 +130,25 @@ def test_a_pattern_is_found_in_games_without_capture_obligation(tmp_path: Path) 
     # Black moves first in English: after 23-19, Black is to move again
     assert count_games(engine, GameFilter(pattern=parse_pattern("B:B15:W19"))) == 1
     assert count_games(engine, GameFilter(pattern=parse_pattern("W:B15:W19"))) == 0
+    engine.dispose()
+
+
+@pytest.mark.parametrize("walked", [False, True])
+def test_a_page_of_a_pattern_walks_or_sorts_the_games_alike(
+    db: str, monkeypatch: pytest.MonkeyPatch, walked: bool
+) -> None:
+    """A page of the games reaching a pattern is the same whether the games the squares allow
+    are found and sorted first or walked in import order (as from WALKED_FROM of them), on
+    SQLite and PostgreSQL: the hand-counted archive's pattern cases (tests/test_filter.py)."""
+    monkeypatch.setattr(pdn.db.questions, "WALKED_FROM", -1 if walked else 10**9)
+    engine = open_database(db)
+    import_paths(engine, [HAND])
+    for text, variant, games in (
+        ("WK46:BK1", None, [6]), ("W:B22", "english", [1]), ("E42-44", "international", [6]),
+        ("W42-44", "international", [4, 5, 6]), ("BK1:Eb8", None, [6]), ("W1", None, []),
+    ):  # fmt: skip
+        where = GameFilter(pattern=parse_pattern(text), variant=variant)
+        assert find_games(engine, where)["index"].tolist() == games, text
+        assert find_games(engine, where, limit=1, offset=1)["index"].tolist() == games[1:2]
+        assert count_games(engine, where) == len(games)
     engine.dispose()
