@@ -239,9 +239,10 @@ def pattern_games(
     """The ids among *games* ((id, variant) pairs, in order) of the games that reach the pattern,
     in the same order."""
     pending: list[tuple[int, Variant]] = []
+    named: dict[str, Variant] = {}  # one object per variant: _check groups the games by it
     for game_id, name in games:
-        v = get_variant(name) if name else None  # (a -nco variant's board is its base's)
-        if v is not None and pattern.compile(v) is not None:
+        v = (named.get(name) or named.setdefault(name, get_variant(name))) if name else None
+        if v is not None and pattern.compile(v) is not None:  # (-nco: its base's board)
             pending.append((game_id, v))
         if len(pending) >= BATCH:
             yield from _check(conn, pending, pattern)

@@ -17,6 +17,8 @@ from pdn.cli.app import app
 from pdn.cli.output import Format, print_table
 from pdn.read.reader import read_games, read_string
 from pdn.replay import replay_game
+from pdn.rules.position import Position
+from pdn.rules.variants import get_variant
 
 FEN_ONLY = '[FEN "W:W24,23,22,21,27,26,25,32,31,30,29:B4,3,2,1,7,6,5,11,10,9,15"] *\n'
 
@@ -58,6 +60,11 @@ def test_a_pattern_or_material_the_variant_cannot_have_is_a_usage_error(tmp_path
         Criteria(variant="english", pattern=parse_pattern("W29:Ba1")).check()
     Criteria(variant="international", pattern=parse_pattern("W29:Ba1")).check()
     Criteria(pattern=parse_pattern("W29:Ba1")).check()
+    # 21 is a3 there: a white man on it is a white piece on it, one piece asked for twice
+    english = get_variant("english")
+    Criteria(variant="english", pattern=parse_pattern("W21:W*a3")).check()
+    masks = parse_pattern("W21:W*a3").compile(english)
+    assert masks is not None and masks.matches(Position.start(english))  # White's men: 21-32
     with pytest.raises(SpecError, match="W would need 13 pieces, and a side has 12 in english"):
         Criteria(variant="english", material=parse_material("W:13")).check()
     Criteria(variant="international", material=parse_material("W:13")).check()

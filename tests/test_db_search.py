@@ -120,16 +120,19 @@ def test_the_squares_allow_the_games_that_reach_a_pattern(engine: Engine) -> Non
 
 def test_a_pattern_is_found_in_games_without_capture_obligation(tmp_path: Path) -> None:
     """english-nco keeps the English board: its games are searched as English ones are."""
-    path = tmp_path / "nco.pdn"
-    path.write_text("1. 11-15 23-19 *\n", encoding="utf-8")
+    path = tmp_path / "nco.pdn"  # three games that reach the pattern, all checked at once
+    path.write_text("1. 11-15 23-19 *\n\n1. 11-15 23-19 9-13 *\n\n1. 11-15 23-19 10-14 *\n")
     engine = open_database(str(tmp_path / "nco.db"))
     import_paths(engine, [path], variant="english-nco")
     where = GameFilter(pattern=parse_pattern("B15:W19"))
-    assert find_games(engine, GameFilter())["variant"].tolist() == ["english-nco"]
-    assert count_games(engine, where) == 1
-    # Black moves first in English: after 23-19, Black is to move again
-    assert count_games(engine, GameFilter(pattern=parse_pattern("B:B15:W19"))) == 1
-    assert count_games(engine, GameFilter(pattern=parse_pattern("W:B15:W19"))) == 0
+    assert find_games(engine, GameFilter())["variant"].tolist() == ["english-nco"] * 3
+    assert count_games(engine, where) == 3
+    assert find_games(engine, where)["index"].tolist() == [1, 2, 3]
+    # Black moves first in English: after 23-19, Black is to move again (in all three)
+    assert count_games(engine, GameFilter(pattern=parse_pattern("B:B15:W19"))) == 3
+    # White to move with both there: only after Black's second move (games 2 and 3)
+    white_to_move = GameFilter(pattern=parse_pattern("W:B15:W19"))
+    assert find_games(engine, white_to_move)["index"].tolist() == [2, 3]
     engine.dispose()
 
 

@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import combinations
 
 from pdn.rules.geometry import BLACK, WHITE, Geometry, SquareError, geometry
 from pdn.rules.position import Counts, Position, core
@@ -333,12 +334,15 @@ def _compile(pattern: Pattern, variant: Variant) -> Masks | None:
             return None
         key = "empty" if colour == "E" else f"{'white' if colour == 'W' else 'black'}_{kind}"
         masks[key] |= bit
-    taken = 0
-    for mask in masks.values():
-        if taken & mask:
+    for (a, mask), (b, other) in combinations(masks.items(), 2):
+        if mask & other and (a, b) not in _ONE_PIECE:
             raise SpecError(f"the pattern {pattern.text!r} asks for two things on one square")
-        taken |= mask
     return Masks(**masks, turn=pattern.turn)
+
+
+# what one piece can be at once: a man (or a king) of a side is a piece of that side
+_ONE_PIECE = {("white_men", "white_pieces"), ("white_kings", "white_pieces"),
+              ("black_men", "black_pieces"), ("black_kings", "black_pieces")}  # fmt: skip
 
 
 def reaches_pattern(positions: Iterable[Position], pattern: Pattern) -> bool:
