@@ -298,7 +298,7 @@ def _with_pattern(
     squares table) are looked at. For a *page* (the first ids alone are read) with no other
     condition, when the squares allow many games, the games are walked in import order and
     each looked up in the squares, rather than all of them found and sorted first (a page of a
-    pattern of men on a million games: 3.7 s to 0.4; with another condition the walk could
+    pattern of men on a million games: 3.7 s to 0.2; with another condition the walk could
     pass over most games for a few)."""
     allowed = squares_allow(pattern, variant)
     with engine.connect() as conn:

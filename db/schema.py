@@ -229,7 +229,7 @@ class BoardsRow(Base):
 
 class SquaresRow(Base):
     """The squares on which each kind of piece stood in some position of a game's main line,
-    one bit per playable square (see pdn.db.search.square_bits)."""
+    one bit per square number (see pdn.db.search.square_bits)."""
 
     __tablename__ = "squares"
     game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)

@@ -9,7 +9,7 @@ function.
 Patterns: each game's positions as one compressed blob of bitboards (the engine's own layout,
 little-endian words), scanned with numpy against the pattern's masks. Only the games whose
 squares row allows the pattern are read: per game, the squares each of white men, white kings,
-black men and black kings ever stood on, one bit per playable square. A position that fits the
+black men and black kings ever stood on, one bit per square number. A position that fits the
 pattern has each of its pieces on such a square, so a game without one never reaches it.
 """
 

@@ -108,8 +108,9 @@ def allowed(engine: Engine, text: str, variant: str | None = None) -> list[int] 
 
 def test_the_squares_allow_the_games_that_reach_a_pattern(engine: Engine) -> None:
     """Only game 6 has kings (it is set up with White's on 46 and Black's on 1). The 8x8 boards
-    have no square 46; on 10x10 White's men stand on 46 at the start. A white man on square 1
-    would be crowned there (Black's back row), so no game has one."""
+    have no square 46; on 10x10 White's men stand on 46 at the start. A white man that ends a
+    move on square 1, on Black's back row, is crowned (spec/rules.md §1, promotion), so no
+    position of a game has one there."""
     assert allowed(engine, "WK46:BK1") == [6]
     assert allowed(engine, "WK46") == [6]
     assert allowed(engine, "W*46:B*1") == [4, 5, 6]
