@@ -58,9 +58,11 @@ from pdn.db.schema import (
     opening_reaches,
 )
 from pdn.db.search import (
+    folded_variants,
     material_count,
     material_games,
     most_pieces,
+    one_piece,
     pattern_games,
     squares_allow,
 )
@@ -276,8 +278,27 @@ def count_games(engine: Engine, where: GameFilter) -> int:
         if found is not None:
             return found
     if where.pattern is not None:
-        ids = _with_pattern(engine, _conditions(engine, where), where.pattern, where.variant)
-        return sum(1 for _ in ids)
+        conditions = _conditions(engine, where)
+        # one piece on one square: counted from the squares rows where they are exact (the
+        # square's bit as those boards have it), and from the boards of the games of the others
+        allowed = (
+            squares_allow(where.pattern, where.variant, folded=False)
+            if one_piece(where.pattern)
+            else None
+        )
+        if allowed is None:
+            return sum(1 for _ in _with_pattern(engine, conditions, where.pattern, where.variant))
+        folded = GameRow.variant.in_(folded_variants())
+        exact = (
+            select(func.count())
+            .select_from(GameRow)
+            .join(SquaresRow, SquaresRow.game_id == GameRow.id)
+        )
+        with engine.connect() as conn:
+            on_squares = conn.execute(exact.where(and_(True, *conditions, allowed, ~folded)))
+            found = int(on_squares.scalar() or 0)
+        ids = _with_pattern(engine, [*conditions, folded], where.pattern, where.variant)
+        return found + sum(1 for _ in ids)
     query = select(func.count()).select_from(GameRow)
     with engine.connect() as conn:
         return int(conn.execute(query.where(and_(True, *_conditions(engine, where)))).scalar() or 0)

@@ -207,16 +207,20 @@ def _fitting(boards: np.ndarray, turns: np.ndarray, masks: Masks) -> np.ndarray:
 BATCH = 4000  # games whose boards are read and checked at once
 
 
-def squares_allow(pattern: Pattern, variant: str | None = None) -> ColumnElement[bool] | None:
+def squares_allow(
+    pattern: Pattern, variant: str | None = None, folded: bool = True
+) -> ColumnElement[bool] | None:
     """Whether a game's squares row allows *pattern* on the board of *variant*, or of some
-    variant (None: every row does, for a pattern of empty squares alone)."""
+    variant (not *folded*: of the variants whose boards have at most FOLD squares; None: every
+    row does, for a pattern of empty squares alone)."""
     sq = SquaresRow
     columns = (
         sq.white_men, sq.white_kings, sq.white_men.op("|")(sq.white_kings),
         sq.black_men, sq.black_kings, sq.black_men.op("|")(sq.black_kings),
     )  # fmt: skip
     asked = set()
-    for v in [get_variant(variant)] if variant else VARIANTS.values():
+    boards = [get_variant(variant)] if variant else VARIANTS.values()
+    for v in boards if folded else [v for v in boards if v.name not in folded_variants()]:
         m = pattern.compile(v)
         if m is not None:
             kinds = (m.white_men, m.white_kings, m.white_pieces,
@@ -231,6 +235,22 @@ def squares_allow(pattern: Pattern, variant: str | None = None) -> ColumnElement
             for bits in sorted(asked)
         ),
     )
+
+
+def one_piece(pattern: Pattern) -> bool:
+    """Whether *pattern* asks for one piece on one numbered square and for nothing else: then a
+    game of a board of at most FOLD squares reaches it exactly when its squares row has that
+    square (see :func:`folded_variants` for the others)."""
+    (colour, _, square), *more = pattern.items
+    return pattern.turn is None and not more and colour != "E" and square.isdigit()
+
+
+@cache
+def folded_variants() -> frozenset[str]:
+    """The names of the variants (with or without capture obligation) whose boards have more
+    than FOLD squares: their squares rows fold two squares onto one bit."""
+    big = [v.name for v in VARIANTS.values() if len(geometry(v).squares) > FOLD]
+    return frozenset([*big, *(f"{name}-nco" for name in big)])
 
 
 def pattern_games(

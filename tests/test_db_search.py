@@ -156,3 +156,18 @@ def test_a_page_of_a_pattern_walks_or_sorts_the_games_alike(
         assert find_games(engine, where, limit=1, offset=1)["index"].tolist() == games[1:2]
         assert count_games(engine, where) == len(games)
     engine.dispose()
+
+
+def test_one_piece_is_counted_from_the_squares_but_on_folded_boards(tmp_path: Path) -> None:
+    """A pattern of one piece is counted from the squares rows, where a bit is one square; on
+    the Canadian board (72 squares) square 64 shares square 1's bit, so its games are counted
+    from their boards. The Canadian start: White's men on 43-72, Black's on 1-30
+    (spec/rules.md §1: 30 men a side on 12x12)."""
+    path = tmp_path / "two.pdn"
+    path.write_text('[GameType "27"]\n*\n\n[GameType "20"]\n*\n', encoding="utf-8")
+    engine = open_database(str(tmp_path / "two.db"))
+    import_paths(engine, [path])
+    for text, games in (("W*64", 1), ("B*64", 0), ("B*1", 2), ("W*50", 2), ("B*50", 0)):
+        where = GameFilter(pattern=parse_pattern(text))
+        assert count_games(engine, where) == len(find_games(engine, where)) == games, text
+    engine.dispose()

@@ -91,6 +91,9 @@ CASES: list[tuple[Criteria, list[int]]] = [
     # b8 is square 1 on the English board (no position has a king and nothing there), square 11
     # on the International one (empty in game 6, whose black king stands on 1)
     (Criteria(pattern=parse_pattern("BK1:Eb8")), [6]),
+    # one piece: International's white men stand on 31-50 at the start (8x8 boards have no 46)
+    (Criteria(pattern=parse_pattern("W*46")), [4, 5, 6]),
+    (Criteria(pattern=parse_pattern("WK46")), [6]),
 ]
 
 
@@ -207,6 +210,8 @@ CORPUS_CASES = [
     Criteria(pattern=parse_pattern("BK1,K2")),
     Criteria(pattern=parse_pattern("WK5:BK28")),  # benchmarks/aims.py's
     Criteria(pattern=parse_pattern("W:W*1")),  # a white piece on 1 (a man where White starts there)
+    Criteria(pattern=parse_pattern("WK1")),  # one piece: counted from the squares
+    Criteria(pattern=parse_pattern("B*10")),
 ]
 
 
