@@ -103,9 +103,13 @@ def test_pattern_errors(bad: str) -> None:
 
 
 def test_pattern_square_off_the_board() -> None:
-    assert parse_pattern("W45").compile(get_variant("english")) is None
-    with pytest.raises(SpecError):  # a square asked for twice
-        parse_pattern("W12:B12").compile(get_variant("english"))
+    english = get_variant("english")
+    assert parse_pattern("W45").compile(english) is None
+    # a square asked for twice: no position of the board fits it, and naming the board for it
+    # is a usage error
+    assert parse_pattern("W12:B12").compile(english) is None
+    with pytest.raises(SpecError, match="asks for two things on one square"):
+        parse_pattern("W12:B12").check(english)
 
 
 def test_pattern_reached_in_a_game() -> None:
