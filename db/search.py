@@ -166,14 +166,21 @@ def squares_from_boards(conn: Connection) -> None:
         for gid, name, data in rows:
             v = get_variant(str(name))
             w = words(v)
-            raw = zlib.decompress(data)
-            n = len(raw) // (32 * w + 1)
-            reached = np.bitwise_or.reduce(np.frombuffer(raw, "<u8", n * 4 * w).reshape(n, 4, w))
+            reached = np.bitwise_or.reduce(_board_array(zlib.decompress(data), w))
             boards = (sum(int(word) << 64 * j for j, word in enumerate(b)) for b in reached)
             bits = (square_bits(v, board) for board in boards)
             found.append({"game_id": gid, **dict(zip(kinds, bits, strict=True))})
         conn.execute(insert(SquaresRow), found)
         after = rows[-1][0]
+
+
+def _board_array(raw: bytes, w: int) -> np.ndarray:
+    """The bitboards of a boards row (decompressed; *w* words a bitboard) as an array shaped
+    (positions, 4, w): white men, white kings, black men, black kings of each position."""
+    import numpy as np
+
+    n = len(raw) // (32 * w + 1)
+    return np.frombuffer(raw, "<u8", count=n * 4 * w).reshape(n, 4, w)
 
 
 def _mask_words(mask: int, w: int) -> np.ndarray:
@@ -286,13 +293,9 @@ def _check(conn: Connection, pending: list[tuple[int, Variant]], pattern: Patter
         ]
         if not games:
             continue
-        counts = [len(raw) // (32 * w + 1) for _, raw in games]
-        boards = np.concatenate(
-            [
-                np.frombuffer(raw, "<u8", count=n * 4 * w)
-                for (_, raw), n in zip(games, counts, strict=True)
-            ]
-        ).reshape(-1, 4, w)
+        arrays = [_board_array(raw, w) for _, raw in games]
+        counts = [len(a) for a in arrays]
+        boards = np.concatenate(arrays)
         turns = np.concatenate(
             [
                 np.frombuffer(raw, np.uint8, offset=n * 32 * w)
