@@ -6,10 +6,18 @@ from __future__ import annotations
 import sqlite3
 
 from schema6 import DECLARED_6, declare, layout_6
+from schema8 import written_back
 from sqlalchemy import Connection, text
 
-from pdn.db.connection import open_database
 from pdn.db.texts import unpack
+
+
+def layout_5(conn: Connection) -> None:
+    """This schema's tables as schema 5 laid them out, but for SQLite's declarations (schema 6's
+    layout first): plies for positions, the texts and digests as text."""
+    layout_6(conn)
+    _plies(conn)
+    _texts(conn)
 
 
 def as_schema_5(db: str) -> None:
@@ -18,13 +26,7 @@ def as_schema_5(db: str) -> None:
     on games.final_hash; the texts as text and the digests in hex, in columns of type text and
     varchar(32) (SQLite: in the table's declaration, edited as SQLite's documentation of ALTER
     TABLE allows for a change that leaves the file's format); schema 6's layout first."""
-    engine = open_database(db)
-    with engine.begin() as conn:
-        layout_6(conn)
-        _plies(conn)
-        _texts(conn)
-        conn.execute(text("UPDATE pdn_meta SET value = '5' WHERE key = 'schema_version'"))
-    engine.dispose()
+    written_back(db, 5, layout_5)
     if "://" in db:
         return
     declare(db, (*DECLARED_6, ("pdn BLOB", "pdn TEXT"), ("_hash BLOB", "_hash VARCHAR(32)")))

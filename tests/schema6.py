@@ -6,9 +6,9 @@ from __future__ import annotations
 import sqlite3
 
 from schema7 import layout_7
+from schema8 import written_back
 from sqlalchemy import Connection, text
 
-from pdn.db.connection import open_database
 from pdn.db.texts import unpack
 
 
@@ -18,11 +18,7 @@ def as_schema_6(db: str) -> None:
     indexes on the games' variant and year alone, the moves as text
     (SQLite: in a column declared TEXT, edited as SQLite's documentation of ALTER TABLE allows
     for a change that leaves the file's format)."""
-    engine = open_database(db)
-    with engine.begin() as conn:
-        layout_6(conn)
-        conn.execute(text("UPDATE pdn_meta SET value = '6' WHERE key = 'schema_version'"))
-    engine.dispose()
+    written_back(db, 6, layout_6)
     if "://" in db:
         return
     declare(db, DECLARED_6)

@@ -3,19 +3,13 @@ layout checked against tests/data/schema7.sqlite, which the toolkit wrote at 8c2
 
 from __future__ import annotations
 
-from schema8 import layout_8
-from sqlalchemy import Connection, text
-
-from pdn.db.connection import open_database
+from schema8 import layout_8, written_back
+from sqlalchemy import Connection
 
 
 def as_schema_7(db: str) -> None:
     """Turn a database just made into what schema 7 wrote: no squares, no tallies."""
-    engine = open_database(db)
-    with engine.begin() as conn:
-        layout_7(conn)
-        conn.execute(text("UPDATE pdn_meta SET value = '7' WHERE key = 'schema_version'"))
-    engine.dispose()
+    written_back(db, 7, layout_7)
 
 
 def layout_7(conn: Connection) -> None:
