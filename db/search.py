@@ -266,7 +266,7 @@ def pattern_games(
     """The ids among *games* ((id, variant) pairs, in order) of the games that reach the pattern,
     in the same order."""
     pending: list[tuple[int, Variant]] = []
-    named: dict[str, Variant] = {}  # one object per variant: _check groups the games by it
+    named: dict[str, Variant] = {}  # each name looked up once a search
     for game_id, name in games:
         v = (named.get(name) or named.setdefault(name, get_variant(name))) if name else None
         if v is not None and pattern.compile(v) is not None:  # (-nco: its base's board)
@@ -289,7 +289,7 @@ def _check(conn: Connection, pending: list[tuple[int, Variant]], pattern: Patter
     for v in {v for _, v in pending}:
         w = words(v)
         games = [
-            (gid, zlib.decompress(data[gid])) for gid, gv in pending if gv is v and data.get(gid)
+            (gid, zlib.decompress(data[gid])) for gid, gv in pending if gv == v and data.get(gid)
         ]
         if not games:
             continue
