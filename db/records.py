@@ -9,7 +9,7 @@ from typing import Any
 
 from pdn.archive.criteria import winner
 from pdn.archive.identity import game_identity, main_line, start_fen
-from pdn.archive.validate import GameReport, report_game
+from pdn.archive.validate import GameReport, renumber_report, report_game
 from pdn.db.positions import Row, opening_blob, position_rows
 from pdn.db.schema import (
     NUL_SHOWN,
@@ -95,6 +95,16 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     return Record(
         report, row, tags, positions, stored.material, stored.boards, stored.squares, nul, explored
     )
+
+
+def renumber_record(record: Record | None, by: int) -> Record | None:
+    """The record (changed in place) as it is for the game *by* places on in its file: its
+    report's number, and a syntax error's text, which names it (None: a game stored before)."""
+    if record is not None:
+        renumber_report(record.report, by)
+        if record.report.syntax_error:
+            record.row["errors"] = _errors_json(record.report)
+    return record
 
 
 _TEXTS = ("event", "site", "date", "round", "white", "black", "result", "start_fen")

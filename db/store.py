@@ -55,7 +55,7 @@ from pdn.archive.pipeline import (
 )
 from pdn.archive.validate import GameReport
 from pdn.db.connection import connect
-from pdn.db.records import Record, build_record, place
+from pdn.db.records import Record, build_record, place, renumber_record
 from pdn.db.schema import (
     MATERIAL_STAGED,
     NUL_SHOWN,
@@ -182,7 +182,10 @@ def import_paths(
             stats.skipped_files += 1
         else:
             ids[path], sizes[path] = source.id, source.size
-    tasks = plan(ids, options, runner, sizes)
+    present = {fid: sorted(n) for fid, n in present_indexes(engine, list(ids.values())).items()}
+    on_workers = engine.dialect.name != "sqlite" and runner.elsewhere  # workers write
+    # spans know their first game's index where workers write or games are stored (to skip)
+    tasks = plan(ids, options, runner, sizes, exact=on_workers or any(present.values()))
     run = secrets.randbits(62)
     unread: set[str] = set()  # files that broke off while read: not marked imported whole
 
@@ -192,10 +195,11 @@ def import_paths(
             on_problem(problem)
 
     told = broke_off if on_problem is not None else None
-    if engine.dialect.name != "sqlite" and runner.elsewhere:
-        results = _import_on_workers(engine, tasks, ids, options, runner, progress, batch, run)
+    planned = _planned(tasks, ids, present, run)
+    if on_workers:
+        results = _import_on_workers(engine, planned, options, runner, progress, batch)
     else:
-        results = _import_here(engine, tasks, ids, options, runner, progress, batch, told, run)
+        results = _import_here(engine, planned, options, runner, progress, batch, told, run)
     total = SpanCounts()
     whole: list[tuple[int, int]] = []  # files read whole (id, games), marked so in groups
     with made_after(engine, finishing, vacuum):
@@ -271,8 +275,7 @@ def _task_records(ft: FileTask, options: Options) -> list[Record | None]:
 
 def _import_here(
     engine: Engine,
-    tasks: list[Task],
-    ids: dict[Path, int],
+    work: list[FileTask],
     options: Options,
     runner: Runner,
     progress: Progress | None,
@@ -284,11 +287,12 @@ def _import_here(
     SQLite wants); games stored by an earlier run are not replayed again. Games are written in
     batches across tasks and files (a batch per task made a commit per span, one per file a
     commit per small file); a file is told, as its last task, once its last game is committed."""
-    planned = {ft.task: ft for ft in _planned(engine, tasks, ids, run)}
-    skip = {
-        t: frozenset(i - ft.offset for i in ft.stored) for t, ft in planned.items() if ft.stored
-    }
-    results = replay_tasks(tasks, record_of, options, runner, progress, on_problem, skip)
+    tasks = [ft.task for ft in work]
+    ids = {ft.task.path: ft.file_id for ft in work}
+    skip = {ft.task: frozenset(i - ft.offset for i in ft.stored) for ft in work if ft.stored}
+    results = replay_tasks(
+        tasks, record_of, options, runner, progress, on_problem, skip, renumber_record
+    )
     here = runner.workers + 1 if isinstance(runner, Processes) and runner.elsewhere else 1
     aside = (os.cpu_count() or 1) > here  # processes of the import on this machine
     pending: list[tuple[int, Record]] = []
@@ -336,14 +340,16 @@ def _chained(
         yield from records
 
 
-def _planned(engine: Engine, tasks: list[Task], ids: dict[Path, int], run: int) -> list[FileTask]:
+def _planned(
+    tasks: list[Task], ids: dict[Path, int], present: dict[int, list[int]], run: int
+) -> list[FileTask]:
     """The tasks with the index their games are numbered from (a span's first game's, counted
-    when the file was cut) and the indexes of their games stored before the import began."""
-    present = {fid: sorted(n) for fid, n in present_indexes(engine, list(ids.values())).items()}
+    when the file was cut; 0 where it was not) and the indexes of their games *present* (stored
+    before the import began)."""
     planned: list[FileTask] = []
     for task, after in zip(tasks, [*tasks[1:], None], strict=False):
         known = present[ids[task.path]]
-        first = task.span.index if task.span else 0
+        first = task.span.index or 0 if task.span else 0
         end = after.span.index if after and after.path == task.path and after.span else None
         stop = len(known) if end is None else bisect_right(known, end)
         stored = frozenset(known[bisect_right(known, first) : stop])
@@ -353,17 +359,14 @@ def _planned(engine: Engine, tasks: list[Task], ids: dict[Path, int], run: int) 
 
 def _import_on_workers(
     engine: Engine,
-    tasks: list[Task],
-    ids: dict[Path, int],
+    work: list[FileTask],
     options: Options,
     runner: Runner,
     progress: Progress | None,
     batch: int,
-    run: int,
 ) -> Iterator[tuple[FileTask, SpanCounts]]:
     """Tasks replayed and written by the workers, each numbering its games from its span's first
     game's index in the file."""
-    work = _planned(engine, tasks, ids, run)
     url = engine.url.render_as_string(hide_password=False)
     imported = partial(import_span, url=url, options=options, batch=batch)
     told = partial(_told, progress) if progress else None

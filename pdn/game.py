@@ -240,6 +240,13 @@ class PdnSyntaxError:
         return f"{self.file}:{self.line}:{self.column}: game {self.game + 1}: {self.message}"
 
 
+def renumbered_error(text: str, file: str, by: int) -> str:
+    """The text of a :class:`PdnSyntaxError` in *file* as it is for the game *by* places on."""
+    at = text.index(": game ", len(file))  # after file:line:column, which hold no such text
+    number, rest = text[at + 7 :].split(":", 1)
+    return f"{text[:at]}: game {int(number) + by}:{rest}"
+
+
 class Game:
     """One game: tags, movetext, the result written after it, and its source.
 

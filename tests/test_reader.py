@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 import tempfile
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,15 @@ from conftest import CorpusFile, corpus_dir, corpus_files
 from pdn.game import Game, GameWarning, MoveNode, Outcome, SetupNode, Tags
 from pdn.read import lines
 from pdn.read.movetext import plain_moves
-from pdn.read.reader import game_spans, read_file, read_games, read_string
+from pdn.read.reader import (
+    Seam,
+    Span,
+    game_spans,
+    quick_spans,
+    read_file,
+    read_games,
+    read_string,
+)
 from pdn.read.tokens import TOKEN_PATTERN, grammar, lark_token_pattern, token_re
 
 OK_FILES = [f for f in corpus_files() if f.expect == "ok"]
@@ -541,6 +550,62 @@ def test_spans_of_a_file_give_the_games_of_the_whole_file(data: bytes, parts: in
         assert all(a.end == b.start for a, b in pairwise(spans))
         pieces = [_facts(g)[2:] for s in spans for g in read_games(path, span=s)]
     assert pieces == whole
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_pdn_file(), st.integers(2, 6))
+def test_quick_spans_joined_where_a_seam_fails_give_the_whole_file(data: bytes, parts: int) -> None:
+    """Spans cut without reading the games, each read with its games numbered from 0: joined
+    with the next where the read says a guessed end does not hold, and counted on from the
+    spans before, they give what one read gives."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.pdn"
+        path.write_bytes(data * 8)
+        whole = [_facts(g)[1:] for g in read_games(path, max_game_bytes=1 << 20)]
+        spans = quick_spans(path, parts)
+        assert spans[0].start == 0 and spans[-1].end == len(data) * 8
+        assert all(a.end == b.start for a, b in pairwise(spans))
+        assert [_facts(g)[1:] for g in _read_quick_spans(path, spans)] == whole
+
+
+def _read_quick_spans(path: Path, spans: list[Span]) -> list[Game]:
+    """The games of *spans* as the pipeline takes them (see pdn.archive.pipeline)."""
+    games: list[Game] = []
+    span = spans[0]
+    for after in [*spans[1:], None]:
+        seam = Seam()
+        read = list(read_games(path, span=span, max_game_bytes=1 << 20, seam=seam))
+        if not seam.holds:
+            assert after is not None and span.guessed
+            span = replace(span, end=after.end, guessed=after.guessed)
+            continue
+        for g in read:  # numbered on from the games before
+            g.source = replace(g.source, index=g.source.index + len(games))
+            if g.syntax_error is not None:
+                g.syntax_error = replace(g.syntax_error, game=g.syntax_error.game + len(games))
+        games += read
+        span = after if after is not None else span
+    return games
+
+
+def test_a_seam_in_a_comment_does_not_hold() -> None:
+    """A tag pair's line inside a comment of many lines looks like a game's start to the quick
+    cut; the read of the span before it says so, and the two spans read as one are right."""
+    note = "{a note of many lines\n" + "more of it\n" * 8 + '[Event "in it"]\n}'
+    game = '[Event "g{n}"]\n[Result "1-0"]\n1. 32-28 19-23 {note} 1-0\n\n'
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.pdn"
+        path.write_text("".join(game.format(n=n, note=note) for n in range(200)))
+        spans = quick_spans(path, 12)
+        held = []
+        for span in spans[:-1]:
+            seam = Seam()
+            list(read_games(path, span=span, seam=seam))
+            held.append(seam.holds)
+        assert len(spans) == 12 and False in held
+        games = _read_quick_spans(path, spans)
+        assert [g.event for g in games] == [f"g{n}" for n in range(200)]
+        assert [_facts(g)[1:] for g in games] == [_facts(g)[1:] for g in read_games(path)]
 
 
 def test_warnings_are_records_with_their_place() -> None:

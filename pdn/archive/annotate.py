@@ -8,7 +8,7 @@ from functools import partial
 from pathlib import Path
 
 from pdn.archive.parallel import Runner
-from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
+from pdn.archive.pipeline import OnProblem, Options, Progress, no_index, replay_paths
 from pdn.game import Game
 from pdn.replay import Replay
 from pdn.rules.fen import to_fen
@@ -96,7 +96,8 @@ def annotate_paths(
     same whatever runs it (see :mod:`pdn.archive.pipeline`)."""
     work = partial(annotated_text, notes=notes)
     first = True
-    texts = replay_paths(paths, work, Options(variant, rules), workers, progress, on_problem)
+    options = Options(variant, rules)
+    texts = replay_paths(paths, work, options, workers, progress, on_problem, no_index)
     for text in texts:
         yield ("" if first else "\n") + text
         first = False

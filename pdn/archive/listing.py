@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +72,14 @@ def list_games(
     """Rows for every game of every PDN file under *paths*, in file order (headers read, the
     main line counted, nothing replayed), the same whatever runs it; files that cannot be read
     or hold no game go to *on_problem* (see :mod:`pdn.archive.pipeline`)."""
-    yield from replay_paths(paths, _row, Options(replay=False), workers, progress, on_problem)
+    options = Options(replay=False)
+    yield from replay_paths(paths, _row, options, workers, progress, on_problem, renumber_row)
+
+
+def renumber_row(row: ListedGame, by: int) -> ListedGame:
+    """The row as it is for the game *by* places on in its file."""
+    error = None if row.error is None else replace(row.error, game=row.error.game + by)
+    return replace(row, index=row.index + by, error=error)
 
 
 def _row(game: Game, _replay: Replay | None) -> ListedGame:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from pdn.read.reader import Span, game_spans, whole_span
+from pdn.read.reader import Span, game_spans, quick_spans, whole_span
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -63,10 +63,13 @@ def file_tasks(
     workers: int,
     prefer: Callable[[Path], str | None],
     sizes: Mapping[Path, int] | None = None,
+    exact: bool = True,
 ) -> list[Task]:
     """The work for *files*: whole files, and large ones cut into spans of whole games (at least
     four per worker, at most about SPAN_BYTES each); *prefer* gives a file's variant preference.
-    With *sizes*, a file is read up to that size only (what was hashed, though it grows)."""
+    With *sizes*, a file is read up to that size only (what was hashed, though it grows). Spans
+    know the index of their first game if *exact* (the file is read to count them), else they
+    number their games from 0 and their ends are guessed (see :func:`quick_spans`)."""
     tasks: list[Task] = []
     for f in files:
         preference = prefer(f)
@@ -74,7 +77,7 @@ def file_tasks(
         upto = None if sizes is None else size
         if size > SPAN_BYTES:
             parts = max(4 * workers if workers > 1 else 1, -(-size // SPAN_BYTES))
-            spans = game_spans(f, parts, upto=upto)
+            spans = (game_spans if exact else quick_spans)(f, parts, upto=upto)
             tasks.extend(Task(f, s, preference, s.end - s.start, upto) for s in spans)
         else:
             tasks.append(whole_task(f, preference, upto))

@@ -13,7 +13,7 @@ it must be picklable there: a module-level function, or a :func:`functools.parti
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from pdn.archive.parallel import Runner, Task, as_runner, file_tasks, run_tasks, whole_task
 from pdn.game import Game
 from pdn.read.files import FileProblem, pdn_files, shown_name
-from pdn.read.reader import game_files, read_games
+from pdn.read.reader import Seam, game_files, read_games
 from pdn.rules.variants import get_variant
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 
 PerGame = Callable[[Game, "Replay | None"], R]
+Renumber = Callable[[R, int], R]  # a result as it is when its game's index is that much more
 Progress = Callable[[int, int], None]  # told (games, bytes) as games are done
 OnProblem = Callable[[FileProblem], None]  # told of each file not read, or without games
 
@@ -85,11 +86,17 @@ def file_preference(path: Path, variant: str | None, rules: str, look: int = 50)
 
 
 def plan(
-    files: Iterable[Path], options: Options, runner: Runner, sizes: Mapping[Path, int] | None = None
+    files: Iterable[Path],
+    options: Options,
+    runner: Runner,
+    sizes: Mapping[Path, int] | None = None,
+    exact: bool = True,
 ) -> list[Task]:
     """The tasks for *files*: whole files when this process runs them, else large files cut into
     spans of whole games for the runner's workers; each with its file's preference. With
-    *sizes*, a file is read up to that size only (the bytes an import hashed)."""
+    *sizes*, a file is read up to that size only (the bytes an import hashed). Spans know their
+    first game's index if *exact*; else they are cut without reading the games, which the
+    parent no longer waits for (see :func:`replay_tasks`)."""
     if options.variant:
         get_variant(options.variant)  # fail early on a bad name
 
@@ -98,22 +105,23 @@ def plan(
 
     if not runner.elsewhere:
         return [whole_task(f, prefer(f), None if sizes is None else sizes[f]) for f in files]
-    return file_tasks(files, runner.workers, prefer, sizes)
+    return file_tasks(files, runner.workers, prefer, sizes, exact)
 
 
 def task_games(
-    task: Task, options: Options, skip: frozenset[int] = frozenset()
+    task: Task, options: Options, skip: frozenset[int] = frozenset(), seam: Seam | None = None
 ) -> Iterator[tuple[Game, Replay | None]]:
     """The games of a task, each with its replay: None for a game that did not parse, when
     *options* say not to replay, and for the games whose number in the task (from 1) is in
-    *skip*."""
+    *skip*. *seam* is told whether a guessed end of the task's span holds."""
+    games = read_games(task.path, span=task.span, headers_only=not options.replay, seam=seam)
     if not options.replay:
-        yield from ((g, None) for g in read_games(task.path, span=task.span, headers_only=True))
+        yield from ((g, None) for g in games)
         return
     from pdn.replay import replay_game  # not needed to read only (`pdn list` starts fast)
 
     variant = get_variant(options.variant) if options.variant else None
-    for n, game in enumerate(read_games(task.path, span=task.span), 1):
+    for n, game in enumerate(games, 1):
         if game.syntax_error is not None or n in skip:
             yield game, None
         else:
@@ -122,11 +130,12 @@ def task_games(
 
 @dataclass(frozen=True, slots=True)
 class Done(Generic[R]):
-    """What a worker made of a task: the results of its games, and why it stopped early if the
-    file could not be read to the end."""
+    """What a worker made of a task: the results of its games, why it stopped early if the
+    file could not be read to the end, and whether its span's end, if guessed, holds."""
 
     results: list[R]
     unread: str | None = None
+    holds: bool = True
 
 
 Skip = Mapping[Task, frozenset[int]]  # per task, the numbers of games not to replay
@@ -137,12 +146,13 @@ def task_results(
 ) -> Done[R]:
     """*per_game* of every game of a task (runs in worker processes)."""
     results: list[R] = []
+    seam = Seam()
     try:
-        for game, replay in task_games(task, options, _skipped(task, skip)):
+        for game, replay in task_games(task, options, _skipped(task, skip), seam):
             results.append(per_game(game, replay))
     except OSError as exc:
         return Done(results, exc.strerror or str(exc))
-    return Done(results)
+    return Done(results, holds=seam.holds)
 
 
 def replay_tasks(
@@ -153,22 +163,59 @@ def replay_tasks(
     progress: Progress | None = None,
     on_problem: OnProblem | None = None,
     skip: Skip | None = None,
+    renumber: Renumber[R] | None = None,
 ) -> Iterator[tuple[Task, Iterator[R]]]:
     """Each task with the results of *per_game* on its games, in task order. In this process
     the results come one game at a time as they are made (read each task's results before the
     next task); elsewhere, by task. *progress* is told of the games and bytes done; a file that
     breaks off while it is read is told to *on_problem* (else raises), the games before kept.
-    The games *skip* names for a task are not replayed (see :func:`task_games`)."""
+    The games *skip* names for a task are not replayed (see :func:`task_games`).
+
+    The results of a span that numbers its games from 0 are renumbered by *renumber* after
+    those of the spans before it. A span whose guessed end does not hold (a chunk of games runs
+    over it) is read again here with the span after it, as one."""
     if runner.elsewhere:
         work = partial(task_results, per_game=per_game, options=options, skip=skip)
         told = None if progress is None else partial(_task_done, progress)
+        before: dict[Path, int] = {}  # the games of each file handed back so far
+        cut: Task | None = None  # a task whose guessed end did not hold
         for task, done in run_tasks(work, tasks, runner, told):
+            if cut is not None:
+                task = _joined(cut, task)
+                done = work(task)
+                cut = None
+            if not done.holds:
+                cut = task
+                continue
             if done.unread is not None:
                 _unread(task, done.unread, on_problem)
-            yield task, iter(done.results)
+            results = done.results
+            counted = before.get(task.path, 0)
+            if task.span is not None and task.span.index is None and counted:
+                results = _renumbered(results, counted, renumber)
+            before[task.path] = counted + len(results)
+            yield task, iter(results)
         return
     for task in tasks:
         yield task, _here(task, per_game, options, progress, on_problem, _skipped(task, skip))
+
+
+def no_index(result: R, by: int) -> R:
+    """A result that holds no game index, renumbered: itself."""
+    return result
+
+
+def _joined(first: Task, then: Task) -> Task:
+    """Two tasks of consecutive spans of a file as one."""
+    assert first.span is not None and then.span is not None
+    span = replace(first.span, end=then.span.end, guessed=then.span.guessed)
+    return Task(first.path, span, first.prefer, first.size + then.size, first.file_size)
+
+
+def _renumbered(results: list[R], by: int, renumber: Renumber[R] | None) -> list[R]:
+    if renumber is None:
+        raise TypeError("the results of spans cut without counting games need a renumber")
+    return [renumber(r, by) for r in results]
 
 
 def _skipped(task: Task, skip: Skip | None) -> frozenset[int]:
@@ -222,11 +269,14 @@ def replay_paths(
     workers: int | Runner = 1,
     progress: Progress | None = None,
     on_problem: OnProblem | None = None,
+    renumber: Renumber[R] | None = None,
 ) -> Iterator[R]:
     """``per_game(game, replay)`` for every game under *paths*, in file order: the same
-    whatever runs it (this process, *workers* local processes, a Dask runner)."""
+    whatever runs it (this process, *workers* local processes, a Dask runner). With *renumber*,
+    the parent does not read large files to cut them (see :func:`replay_tasks`)."""
     options = options or Options()
     runner = as_runner(workers)
-    tasks = plan(find_files(paths, on_problem), options, runner)
-    for _, results in replay_tasks(tasks, per_game, options, runner, progress, on_problem):
+    tasks = plan(find_files(paths, on_problem), options, runner, exact=renumber is None)
+    jobs = replay_tasks(tasks, per_game, options, runner, progress, on_problem, None, renumber)
+    for _, results in jobs:
         yield from results

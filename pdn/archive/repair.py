@@ -228,6 +228,12 @@ def group_of(game: Game, replay: Replay | None, by: SplitBy) -> str:
     return variant.name if variant else "no variant"
 
 
+def renumber_fixed(fixed: Fixed, by: int) -> Fixed:
+    """The repaired game, changed in place, as it is for the game *by* places on in its file."""
+    fixed.index += by
+    return fixed
+
+
 def fix_paths(
     paths: Iterable[str | Path],
     repairs: Repairs,
@@ -239,8 +245,8 @@ def fix_paths(
     """Every game under *paths* repaired, in file order, the same whatever runs them (see
     :mod:`pdn.archive.pipeline`)."""
     work = partial(fix_game, repairs=repairs)
-    yield from replay_paths(paths, work, Options(variant, repairs.rules), workers, progress,
-                            on_problem)  # fmt: skip
+    options = Options(variant, repairs.rules)
+    yield from replay_paths(paths, work, options, workers, progress, on_problem, renumber_fixed)
 
 
 _UNSAFE = re.compile(r"[^\w.-]+")

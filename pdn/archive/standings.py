@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pdn.archive.identity import Same, game_identity
 from pdn.archive.parallel import Runner
-from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
+from pdn.archive.pipeline import OnProblem, Options, Progress, no_index, replay_paths
 from pdn.game import Game
 from pdn.replay import Replay
 
@@ -126,7 +126,7 @@ def event_games(
     player a result's first score is for); a copy of a game read before (the same record, as
     import tells copies) is left out, as the database stores it once."""
     work = partial(event_game, choice=choice)
-    found = replay_paths(paths, work, Options(variant), workers, progress, on_problem)
+    found = replay_paths(paths, work, Options(variant), workers, progress, on_problem, no_index)
     seen: set[str] = set()
     out = []
     for g in found:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
-from pdn.game import Game, GameWarning
+from pdn.game import Game, GameWarning, renumbered_error
 from pdn.replay import MoveError, Replay
 from pdn.rules.draw import Termination
 from pdn.rules.geometry import WHITE
@@ -71,6 +71,14 @@ class GameReport:
             where = f"{w.line}:{w.column}" if w.column else str(w.line)
             out.append(f"{self.file}:{where}: game {self.index}: warning: {w.message}")
         return out
+
+
+def renumber_report(report: GameReport, by: int) -> GameReport:
+    """The report, changed in place, as it is for the game *by* places on in its file."""
+    report.index += by
+    if report.syntax_error:
+        report.syntax_error = renumbered_error(report.syntax_error, report.file, by)
+    return report
 
 
 def report_game(game: Game, replay: Replay | None) -> GameReport:
@@ -141,7 +149,9 @@ def validate_paths(
     the files not read; with *candidates*, each report lists the other variants the game fits as
     well."""
     options = Options(variant, rules, candidates=candidates)
-    yield from replay_paths(paths, report_game, options, workers, progress, on_problem)
+    yield from replay_paths(
+        paths, report_game, options, workers, progress, on_problem, renumber_report
+    )
 
 
 @dataclass(slots=True)

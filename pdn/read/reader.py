@@ -40,7 +40,7 @@ from pdn.game import (
     Tags,
     located,
 )
-from pdn.read.chunks import TAG_RE, game_chunks
+from pdn.read.chunks import TAG_RE, Chunk, game_chunks
 from pdn.read.decoding import forced_code_page
 from pdn.read.files import STDIN, FileProblem, pdn_files, shown_name
 from pdn.read.lines import BLOCK, Batch, binary_lines, sniff, string_lines, text_lines
@@ -63,7 +63,17 @@ class Span:
     end: int  # exclusive
     line: int  # line number of the first line
     encoding: str  # 'bytes' or a UTF-16 form (see pdn.read.lines.sniff)
-    index: int = 0  # 0-based index in the file of the range's first game
+    index: int | None = 0  # 0-based index in the file of the range's first game (None: not
+    # counted; the range's games are numbered from 0, see :func:`quick_spans`)
+    guessed: bool = False  # the end was guessed: a read looks past it (see :class:`Seam`)
+
+
+@dataclass(slots=True)
+class Seam:
+    """What a read of a span whose end was guessed found there: whether the file's chunks of
+    games start exactly at that end (else the spans on both sides of it are not whole games)."""
+
+    holds: bool = True
 
 
 def whole_span(path: str | os.PathLike[str], size: int) -> Span | None:
@@ -106,6 +116,54 @@ def game_spans(
     return [replace(s, end=e.start) for s, e in pairwise(spans)] + spans[-1:]
 
 
+# a line that starts with a tag pair ([Name "...)
+_TAG_LINE = re.compile(rb'(?m)^[ \t]*\[[ \t]*[A-Za-z_][^\s"\[\]]*[ \t]*"')
+LOOK = 1 << 16  # bytes looked through past a guessed cut for a game's first tag line
+
+
+def quick_spans(path: str | os.PathLike[str], parts: int, upto: int | None = None) -> list[Span]:
+    """Cut a file (its first *upto* bytes if given) into about *parts* byte ranges without
+    reading its games, as :func:`game_spans` does: each range after the first starts at a tag
+    pair's line that follows a line that is not one, has its line number counted, and numbers
+    its games from 0 (``index`` None: the file's games before it are not counted). Its end is a
+    guess, which a read of the range checks (see :class:`Seam`). Files in UTF-16, or with line
+    ends of a lone CR, are cut by :func:`game_spans`."""
+    with Path(path).open("rb") as fh:
+        family = sniff(fh.read(BLOCK))
+        size = fh.seek(0, os.SEEK_END) if upto is None else upto
+        if family != "bytes":
+            return game_spans(path, parts, upto=upto)
+        target = max(1, size // max(1, parts))
+        spans = [Span(0, size, 1, family)]
+        line = 1
+        while (at := _first_tag_after(fh, spans[-1].start + target, size)) is not None:
+            fh.seek(spans[-1].start)
+            data = fh.read(at - spans[-1].start)
+            if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+                return game_spans(path, parts, upto=upto)
+            line += data.count(b"\n")
+            spans.append(Span(at, size, line, family, None))
+    return [replace(s, end=e.start, guessed=True) for s, e in pairwise(spans)] + spans[-1:]
+
+
+def _first_tag_after(fh: BinaryIO, position: int, size: int) -> int | None:
+    """The offset of the first line at or after the line after *position* that holds a tag
+    pair and follows a line that is not a tag's (within LOOK bytes and before *size*)."""
+    if position >= size:
+        return None
+    fh.seek(position)
+    window = fh.read(min(LOOK, size - position))
+    start = window.find(b"\n") + 1
+    if start == 0:
+        return None
+    for m in _TAG_LINE.finditer(window, start):
+        before = window[: m.start()].rstrip()
+        last = before[before.rfind(b"\n") + 1 :].lstrip()
+        if before.count(b"\n") >= 1 and not last.startswith(b"["):
+            return position + m.start()
+    return None
+
+
 @dataclass(slots=True)
 class _Opened:
     name: str
@@ -125,7 +183,8 @@ def _open(source: PdnSource, span: Span | None, limit: int) -> _Opened:
         name = shown_name(path)
         if span is not None:
             fh.seek(span.start)
-            lines = binary_lines(fh, limit, span.start, span.end, span.encoding)
+            end = None if span.guessed else span.end  # a guessed end: the read looks past it
+            lines = binary_lines(fh, limit, span.start, end, span.encoding)
             return _Opened(name, span.encoding, lines, fh.close, lambda: not fh.read(1))
         opened = _open_binary(fh, name, limit)
         opened.close = fh.close
@@ -199,6 +258,7 @@ def read_games(
     headers_only: bool = False,
     span: Span | None = None,
     max_game_bytes: int | None = None,
+    seam: Seam | None = None,
 ) -> Generator[Game, None, None]:
     """Yield the games of a PDN file or stream one at a time.
 
@@ -209,25 +269,37 @@ def read_games(
     every game keeps the index, line and offset a full read gives it. A game or run of text
     larger than *max_game_bytes* (see :func:`game_size_limit`) is yielded as a game with a
     syntax error, unread. ``span`` (from :func:`game_spans`) reads one byte range of a file,
-    its games with the indexes they have in the file. A path of ``-`` reads standard input.
+    its games with the indexes they have in the file (from :func:`quick_spans`, numbered from
+    the range's first); where its end was guessed, *seam* is told whether it holds. A path of
+    ``-`` reads standard input.
     """
     limit = game_size_limit(max_game_bytes)
-    yield from _read(_open(source, span, limit), select, headers_only, span, limit)
+    yield from _read(_open(source, span, limit), select, headers_only, span, limit, seam)
 
 
 def _read(
-    opened: _Opened, select: Selector | None, headers_only: bool, span: Span | None, limit: int
+    opened: _Opened,
+    select: Selector | None,
+    headers_only: bool,
+    span: Span | None,
+    limit: int,
+    seam: Seam | None = None,
 ) -> Iterator[Game]:
     """The games of an opened source (see :func:`read_games`); closes it."""
     try:
         if opened.family == "binary":
             return
         reader = GameReader(opened.name, opened.family, headers_only, limit, forced_code_page())
-        reader.index = span.index if span else 0
+        reader.index = (span.index or 0) if span else 0
         held: list[Game] = []  # games not yet yielded: text after them may still be theirs
         loose: list[GameWarning] = []  # warnings of outside text before the first game
         first_line = span.line if span else 1
+        end = span.end if span is not None and span.guessed else None
+        past: Chunk | None = None  # the first chunk at or past a guessed end
         for chunk in game_chunks(opened.lines, first_line, limit):
+            if end is not None and chunk.offsets and chunk.offsets[0] >= end:
+                past = chunk
+                break
             segments = reader.read(chunk)
             games = [s.game for s in segments if s.game is not None]
             for i, seg in enumerate(segments):
@@ -252,7 +324,10 @@ def _read(
                 game = held.pop(0)
                 if select is None or select(game.tags):
                     yield game
-        if held and reader.index > 1 and opened.at_end() and _lone_tag(held[-1]):
+        if end is not None and seam is not None:
+            seam.holds = past is not None and _starts_games(past, end, opened, limit)
+        at_end = past is None if end is not None else opened.at_end()
+        if held and reader.index > 1 and at_end and _lone_tag(held[-1]):
             lone = held.pop()
             if held:
                 tag = lone.raw.strip()
@@ -264,6 +339,16 @@ def _read(
                 yield game
     finally:
         opened.close()
+
+
+def _starts_games(chunk: Chunk, at: int, opened: _Opened, limit: int) -> bool:
+    """Whether *chunk* starts at offset *at* as a span of :func:`game_spans` may: at a tag
+    pair, with a game that is not a lone tag."""
+    if chunk.offsets[0] != at or not chunk.tag_start:
+        return False
+    segments = GameReader(opened.name, opened.family, True, limit).read(chunk)
+    games = [s.game for s in segments if s.game is not None]
+    return bool(games) and not _lone_tag(games[0])
 
 
 def _lone_tag(game: Game) -> bool:

@@ -1,0 +1,97 @@
+"""The commands on two workers read large files in spans cut without reading the games (see
+pdn.read.reader.quick_spans): their results are those of one process, where a guessed seam holds
+and where it does not (a tag pair's line inside a comment of many lines)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pdn.archive.parallel
+from conftest import corpus_dir, table_digests
+from pdn.archive.annotate import Notes, annotate_paths
+from pdn.archive.listing import list_games
+from pdn.archive.repair import Repairs, fix_paths
+from pdn.archive.standings import EventChoice, event_games
+from pdn.archive.validate import validate_paths
+from pdn.db.connection import open_database
+from pdn.db.store import import_paths
+from pdn.read.reader import Seam, quick_spans, read_games
+
+NOTE = "{a note of many lines\n" + "more of it\n" * 8 + '[Event "in it"]\n}'
+TRAP = '[Event "trap"]\n[Result "1-0"]\n1. 32-28 19-23 ' + NOTE + " 1-0\n\n"
+BROKEN = '[Event "broken {n}"]\n1. 32-28 {{never closed 19-23 (\n\n'  # each stored
+
+
+@pytest.fixture
+def archive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The 460 games of a corpus file (161 kB), each fourth followed by a game whose note holds
+    a tag pair's line, and one that does not parse: cut into spans of about 10 kB."""
+    monkeypatch.setattr(pdn.archive.parallel, "SPAN_BYTES", 10_000)
+    source = corpus_dir() / "russian" / "migo-World_Championship_1998.pdn"
+    parts = []
+    for n, game in enumerate(read_games(source)):
+        parts.append(game.raw.strip() + "\n\n")
+        if n % 4 == 0:
+            parts.append(TRAP if n % 40 else BROKEN.format(n=n))
+    path = tmp_path / "mixed.pdn"
+    path.write_text("".join(parts), encoding="utf-8")
+    return path
+
+
+def test_some_guessed_seams_hold_and_some_do_not(archive: Path) -> None:
+    spans = quick_spans(archive, 20)
+    held = []
+    for span in spans[:-1]:
+        seam = Seam()
+        list(read_games(archive, span=span, seam=seam))
+        held.append(seam.holds)
+    assert len(spans) == 20 and True in held and False in held
+    assert all(s.index is None for s in spans[1:])
+
+
+def _rows(items: Any) -> list[Any]:
+    return [getattr(r, "as_dict", lambda r=r: r)() for r in items]
+
+
+COMMANDS: dict[str, Callable[[Path, int], Any]] = {
+    "validate": lambda p, w: validate_paths([p], workers=w),
+    "list": lambda p, w: list_games([p], workers=w),
+    "fix": lambda p, w: fix_paths([p], Repairs(fix_results=True, add_plycount=True), workers=w),
+    "annotate": lambda p, w: annotate_paths([p], Notes(), workers=w),
+    "standings": lambda p, w: event_games([p], EventChoice(), workers=w),
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_two_workers_give_what_one_gives(archive: Path, command: str) -> None:
+    one = _rows(COMMANDS[command](archive, 1))
+    two = _rows(COMMANDS[command](archive, 2))
+    assert two == one
+    if command != "standings":  # which leaves out copies of a game
+        assert len(one) == 460 + 115
+    if command in ("validate", "list", "fix"):
+        assert [r["index"] if isinstance(r, dict) else r.index for r in two] == list(
+            range(1, len(one) + 1)
+        )
+
+
+def test_syntax_errors_are_numbered_in_the_file(archive: Path) -> None:
+    reports = list(validate_paths([archive], workers=2))
+    broken = [r for r in reports if r.syntax_error]
+    assert [r.index for r in broken] == [50 * k + 2 for k in range(12)]  # after games 40k + 1
+    assert all(f": game {r.index}: " in (r.syntax_error or "") for r in broken)
+
+
+def test_an_import_on_two_workers_writes_what_one_writes(archive: Path, tmp_path: Path) -> None:
+    one = open_database(str(tmp_path / "one.db"))
+    import_paths(one, [archive])
+    two = open_database(str(tmp_path / "two.db"))
+    stats = import_paths(two, [archive], workers=2)
+    assert stats.games == 460 + 115
+    assert table_digests(two) == table_digests(one)
+    one.dispose()
+    two.dispose()
