@@ -4,6 +4,7 @@ and where it does not (a tag pair's line inside a comment of many lines)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,9 +12,11 @@ from typing import Any
 import pytest
 
 import pdn.archive.parallel
+import pdn.archive.pipeline as pipeline
 from conftest import corpus_dir, table_digests
 from pdn.archive.annotate import Notes, annotate_paths
 from pdn.archive.listing import list_games
+from pdn.archive.parallel import Task
 from pdn.archive.repair import Repairs, fix_paths
 from pdn.archive.standings import EventChoice, event_games
 from pdn.archive.validate import validate_paths
@@ -48,7 +51,7 @@ def test_some_guessed_seams_hold_and_some_do_not(archive: Path) -> None:
     for span in spans[:-1]:
         seam = Seam()
         list(read_games(archive, span=span, seam=seam))
-        held.append(seam.holds)
+        held.append(seam.at == span.end)
     assert len(spans) == 20 and True in held and False in held
     assert all(s.index is None for s in spans[1:])
 
@@ -95,3 +98,70 @@ def test_an_import_on_two_workers_writes_what_one_writes(archive: Path, tmp_path
     assert table_digests(two) == table_digests(one)
     one.dispose()
     two.dispose()
+
+
+def test_a_file_named_twice_is_numbered_from_its_start_each_time(archive: Path) -> None:
+    one = [r.index for r in validate_paths([archive, archive], workers=1)]
+    two = [r.index for r in validate_paths([archive, archive], workers=2)]
+    assert two == one == [*range(1, 576), *range(1, 576)]
+
+
+_READ_HERE: list[int] = []  # the starts of the spans the test's process read itself
+_TASK_RESULTS = pipeline.task_results
+
+
+def _counted(task: Task, *args: Any, **kwargs: Any) -> Any:
+    if os.getpid() == _PARENT[0]:
+        _READ_HERE.append(task.span.start if task.span else 0)
+    return _TASK_RESULTS(task, *args, **kwargs)
+
+
+_PARENT = [os.getpid()]
+
+
+def _parent_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The starts of the spans this process reads itself, not its workers (a module-level
+    function stands in for task_results: the workers are sent it by name)."""
+    _READ_HERE.clear()
+    _PARENT[0] = os.getpid()
+    monkeypatch.setattr(pipeline, "task_results", _counted)
+    return _READ_HERE
+
+
+def test_a_moved_seam_costs_one_span_read_again(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    moved = 0
+    for span in quick_spans(archive, 1 + archive.stat().st_size // 10_000)[:-1]:
+        seam = Seam()
+        list(read_games(archive, span=span, seam=seam))
+        moved += seam.at != span.end
+    here = _parent_reads(monkeypatch)
+    reports = list(validate_paths([archive], workers=2))
+    assert len(reports) == 575 and 0 < len(here) <= moved
+
+
+def test_a_comment_never_closed_is_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a comment left open, with no blank line before a tag line, the rest of the file is
+    one chunk of games: the span it starts in reads it to the end, and the spans after it are
+    passed over, not read again one after another."""
+    monkeypatch.setattr(pdn.archive.parallel, "SPAN_BYTES", 10_000)
+    game = '[Event "g{n}"]\n[Result "1-0"]\n1. 32-28 19-23 1-0\n'
+    text = "".join(game.format(n=n) for n in range(3000))
+    path = tmp_path / "open.pdn"
+    path.write_text(text.replace("19-23 1-0", "19-23 {open 1-0", 1), encoding="utf-8")
+    here = _parent_reads(monkeypatch)
+    one = [r.as_dict() for r in validate_paths([path], workers=1)]
+    two = [r.as_dict() for r in validate_paths([path], workers=2)]
+    assert two == one and len(one) == 1 and not here
+
+
+def test_a_line_longer_than_a_look_does_not_stop_the_cut(tmp_path: Path) -> None:
+    game = '[Event "g{n}"]\n[Result "1-0"]\n1. 32-28 19-23 1-0\n\n'
+    games = [game.format(n=n) for n in range(20_000)]
+    games[100] = games[100].replace("1-0\n\n", "{" + "x" * 100_000 + "} 1-0\n\n")
+    path = tmp_path / "long.pdn"
+    path.write_text("".join(games), encoding="utf-8")
+    assert len(quick_spans(path, 20)) == 20

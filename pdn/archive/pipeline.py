@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from pdn.archive.parallel import Runner, Task, as_runner, file_tasks, run_tasks, whole_task
 from pdn.game import Game
 from pdn.read.files import FileProblem, pdn_files, shown_name
-from pdn.read.reader import Seam, game_files, read_games
+from pdn.read.reader import Seam, Span, game_files, read_games
 from pdn.rules.variants import get_variant
 
 if TYPE_CHECKING:
@@ -131,11 +131,12 @@ def task_games(
 @dataclass(frozen=True, slots=True)
 class Done(Generic[R]):
     """What a worker made of a task: the results of its games, why it stopped early if the
-    file could not be read to the end, and whether its span's end, if guessed, holds."""
+    file could not be read to the end, and where the read ended if the span's end was guessed
+    (see :class:`pdn.read.reader.Seam`)."""
 
     results: list[R]
     unread: str | None = None
-    holds: bool = True
+    ended: Seam | None = None
 
 
 Skip = Mapping[Task, frozenset[int]]  # per task, the numbers of games not to replay
@@ -146,13 +147,13 @@ def task_results(
 ) -> Done[R]:
     """*per_game* of every game of a task (runs in worker processes)."""
     results: list[R] = []
-    seam = Seam()
+    seam = Seam() if task.span is not None and task.span.guessed else None
     try:
         for game, replay in task_games(task, options, _skipped(task, skip), seam):
             results.append(per_game(game, replay))
     except OSError as exc:
         return Done(results, exc.strerror or str(exc))
-    return Done(results, holds=seam.holds)
+    return Done(results, ended=seam)
 
 
 def replay_tasks(
@@ -172,25 +173,26 @@ def replay_tasks(
     The games *skip* names for a task are not replayed (see :func:`task_games`).
 
     The results of a span that numbers its games from 0 are renumbered by *renumber* after
-    those of the spans before it. A span whose guessed end does not hold (a chunk of games runs
-    over it) is read again here with the span after it, as one."""
+    those of the spans before it. Where the read of a span with a guessed end went on past it
+    (a chunk of games ran over it), the spans it read are passed over and the one it ended in
+    is read again here from there."""
     if runner.elsewhere:
         work = partial(task_results, per_game=per_game, options=options, skip=skip)
         told = None if progress is None else partial(_task_done, progress)
         before: dict[Path, int] = {}  # the games of each file handed back so far
-        cut: Task | None = None  # a task whose guessed end did not hold
+        moved: Seam | None = None  # where the last task's read ended, not at its span's end
         for task, done in run_tasks(work, tasks, runner, told):
-            if cut is not None:
-                task = _joined(cut, task)
-                done = work(task)
-                cut = None
-            if not done.holds:
-                cut = task
-                continue
+            if moved is not None and not task.first:
+                if moved.at is None or _span(task).end <= moved.at:
+                    continue  # its games were read with the task before
+                if moved.at != _span(task).start:
+                    task = _read_from(task, moved)
+                    done = work(task)
+            moved = done.ended if done.ended and done.ended.at != _span(task).end else None
             if done.unread is not None:
                 _unread(task, done.unread, on_problem)
             results = done.results
-            counted = before.get(task.path, 0)
+            counted = 0 if task.first else before.get(task.path, 0)
             if task.span is not None and task.span.index is None and counted:
                 results = _renumbered(results, counted, renumber)
             before[task.path] = counted + len(results)
@@ -205,11 +207,16 @@ def no_index(result: R, by: int) -> R:
     return result
 
 
-def _joined(first: Task, then: Task) -> Task:
-    """Two tasks of consecutive spans of a file as one."""
-    assert first.span is not None and then.span is not None
-    span = replace(first.span, end=then.span.end, guessed=then.span.guessed)
-    return Task(first.path, span, first.prefer, first.size + then.size, first.file_size)
+def _span(task: Task) -> Span:
+    assert task.span is not None  # (a task that does not start its file has one)
+    return task.span
+
+
+def _read_from(task: Task, seam: Seam) -> Task:
+    """The task of a span read from where *seam* says the read before it ended."""
+    assert seam.at is not None
+    span = replace(_span(task), start=seam.at, line=seam.line)
+    return Task(task.path, span, task.prefer, span.end - span.start, task.file_size)
 
 
 def _renumbered(results: list[R], by: int, renumber: Renumber[R] | None) -> list[R]:

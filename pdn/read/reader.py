@@ -65,15 +65,19 @@ class Span:
     encoding: str  # 'bytes' or a UTF-16 form (see pdn.read.lines.sniff)
     index: int | None = 0  # 0-based index in the file of the range's first game (None: not
     # counted; the range's games are numbered from 0, see :func:`quick_spans`)
-    guessed: bool = False  # the end was guessed: a read looks past it (see :class:`Seam`)
+    guessed: bool = False  # the end was guessed: a read goes on past it (see :class:`Seam`)
 
 
 @dataclass(slots=True)
 class Seam:
-    """What a read of a span whose end was guessed found there: whether the file's chunks of
-    games start exactly at that end (else the spans on both sides of it are not whole games)."""
+    """Where a read of a span whose end was guessed ended: at the first chunk of games at or
+    past that end where a span may start (as :func:`game_spans` cuts), its offset and line, or
+    None at the end of the file. The read gave the games of every chunk before it, so the next
+    span is read from there: where it is not that span's start, the guess was wrong (a tag
+    pair's line inside a comment of many lines, say)."""
 
-    holds: bool = True
+    at: int | None = None
+    line: int = 0
 
 
 def whole_span(path: str | os.PathLike[str], size: int) -> Span | None:
@@ -147,20 +151,25 @@ def quick_spans(path: str | os.PathLike[str], parts: int, upto: int | None = Non
 
 
 def _first_tag_after(fh: BinaryIO, position: int, size: int) -> int | None:
-    """The offset of the first line at or after the line after *position* that holds a tag
-    pair and follows a line that is not a tag's (within LOOK bytes and before *size*)."""
-    if position >= size:
-        return None
-    fh.seek(position)
-    window = fh.read(min(LOOK, size - position))
-    start = window.find(b"\n") + 1
-    if start == 0:
-        return None
-    for m in _TAG_LINE.finditer(window, start):
-        before = window[: m.start()].rstrip()
-        last = before[before.rfind(b"\n") + 1 :].lstrip()
-        if before.count(b"\n") >= 1 and not last.startswith(b"["):
-            return position + m.start()
+    """The offset of the first line after the one *position* falls in that holds a tag pair
+    and follows a line that is not a tag's, before *size* (None: there is none), looked for
+    LOOK bytes at a time."""
+    while position < size:
+        fh.seek(position)
+        window = fh.read(min(LOOK, size - position))
+        start = window.find(b"\n") + 1
+        for m in _TAG_LINE.finditer(window, start) if start else ():
+            before = window[: m.start()].rstrip()
+            last = before[before.rfind(b"\n") + 1 :].lstrip()
+            if b"\n" in before and not last.startswith(b"["):
+                return position + m.start()
+        if position + len(window) >= size:
+            return None
+        cut = window.rfind(b"\n")
+        prev = window.rfind(b"\n", 0, cut) if cut > 0 else -1
+        # on from the window's last whole line (its line before with it): a match there may
+        # have been cut off
+        position += prev if prev > 0 else cut if cut > 0 else len(window)
     return None
 
 
@@ -270,8 +279,8 @@ def read_games(
     larger than *max_game_bytes* (see :func:`game_size_limit`) is yielded as a game with a
     syntax error, unread. ``span`` (from :func:`game_spans`) reads one byte range of a file,
     its games with the indexes they have in the file (from :func:`quick_spans`, numbered from
-    the range's first); where its end was guessed, *seam* is told whether it holds. A path of
-    ``-`` reads standard input.
+    the range's first); where its end was guessed, the read goes on to where a range may start
+    and tells *seam*. A path of ``-`` reads standard input.
     """
     limit = game_size_limit(max_game_bytes)
     yield from _read(_open(source, span, limit), select, headers_only, span, limit, seam)
@@ -295,9 +304,10 @@ def _read(
         loose: list[GameWarning] = []  # warnings of outside text before the first game
         first_line = span.line if span else 1
         end = span.end if span is not None and span.guessed else None
-        past: Chunk | None = None  # the first chunk at or past a guessed end
+        past: Chunk | None = None  # where a read past a guessed end stops
         for chunk in game_chunks(opened.lines, first_line, limit):
-            if end is not None and chunk.offsets and chunk.offsets[0] >= end:
+            at = chunk.offsets[0] if end is not None and chunk.offsets else -1
+            if end is not None and at >= end and _starts_games(chunk, opened, limit):
                 past = chunk
                 break
             segments = reader.read(chunk)
@@ -325,7 +335,7 @@ def _read(
                 if select is None or select(game.tags):
                     yield game
         if end is not None and seam is not None:
-            seam.holds = past is not None and _starts_games(past, end, opened, limit)
+            seam.at, seam.line = (past.offsets[0], past.line) if past else (None, 0)
         at_end = past is None if end is not None else opened.at_end()
         if held and reader.index > 1 and at_end and _lone_tag(held[-1]):
             lone = held.pop()
@@ -341,10 +351,10 @@ def _read(
         opened.close()
 
 
-def _starts_games(chunk: Chunk, at: int, opened: _Opened, limit: int) -> bool:
-    """Whether *chunk* starts at offset *at* as a span of :func:`game_spans` may: at a tag
-    pair, with a game that is not a lone tag."""
-    if chunk.offsets[0] != at or not chunk.tag_start:
+def _starts_games(chunk: Chunk, opened: _Opened, limit: int) -> bool:
+    """Whether a span of :func:`game_spans` may start at *chunk*: at a tag pair, with a game
+    that is not a lone tag."""
+    if not chunk.tag_start:
         return False
     segments = GameReader(opened.name, opened.family, True, limit).read(chunk)
     games = [s.game for s in segments if s.game is not None]
