@@ -4,8 +4,12 @@ and where it does not (a tag pair's line inside a comment of many lines)."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import os
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +19,7 @@ import pdn.archive.parallel
 import pdn.archive.pipeline as pipeline
 from conftest import corpus_dir, table_digests
 from pdn.archive.annotate import Notes, annotate_paths
+from pdn.archive.convert import convert_paths
 from pdn.archive.listing import list_games
 from pdn.archive.parallel import Task
 from pdn.archive.repair import Repairs, fix_paths
@@ -66,6 +71,10 @@ COMMANDS: dict[str, Callable[[Path, int], Any]] = {
     "fix": lambda p, w: fix_paths([p], Repairs(fix_results=True, add_plycount=True), workers=w),
     "annotate": lambda p, w: annotate_paths([p], Notes(), workers=w),
     "standings": lambda p, w: event_games([p], EventChoice(), workers=w),
+    **{
+        f"convert to {to}": partial(lambda to, p, w: convert_paths([p], to, workers=w), to)
+        for to in ("pdn", "json", "csv")
+    },
 }
 
 
@@ -74,7 +83,13 @@ def test_two_workers_give_what_one_gives(archive: Path, command: str) -> None:
     one = _rows(COMMANDS[command](archive, 1))
     two = _rows(COMMANDS[command](archive, 2))
     assert two == one
-    if command != "standings":  # which leaves out copies of a game
+    if command == "convert to json":
+        assert [json.loads(text)["index"] for text, _ in two] == list(range(1, 576))
+    elif command == "convert to csv":
+        rows = csv.DictReader(io.StringIO("".join(text for text, _ in two)))
+        broken = {50 * k + 2 for k in range(12)}  # no rows: not replayed
+        assert {int(row["index"]) for row in rows} == set(range(1, 576)) - broken
+    elif command != "standings":  # which leaves out copies of a game
         assert len(one) == 460 + 115
     if command in ("validate", "list", "fix"):
         assert [r["index"] if isinstance(r, dict) else r.index for r in two] == list(

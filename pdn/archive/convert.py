@@ -309,6 +309,17 @@ def convert_one(
     return done
 
 
+def renumber_converted(done: Converted, by: int) -> Converted:
+    """The converted game, changed in place, as it is for the game *by* places on in its file
+    (its JSON object and CSV rows hold the index too)."""
+    done.index += by
+    if done.data is not None:
+        done.data["index"] += by
+    for row in done.rows or ():
+        row["index"] += by
+    return done
+
+
 def convert_paths(
     paths: Iterable[str | Path],
     to: str = "pdn",
@@ -335,7 +346,10 @@ def convert_paths(
     first = True
     options = Options(variant, rules)
     seen: dict[str, str] = {}  # key of each game kept -> where it was read
-    for done in replay_paths(paths, work, options, workers, progress, on_problem):
+    done: Converted
+    for done in replay_paths(
+        paths, work, options, workers, progress, on_problem, renumber_converted
+    ):
         where = f"{done.file}:{done.line}: game {done.index}"
         if drop is not None:
             if done.key in seen:
