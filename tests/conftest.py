@@ -10,7 +10,7 @@ import shutil
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +20,8 @@ from pdn.archive.validate import validate_paths
 from pdn.db.connection import open_database
 from pdn.db.schema import Base
 from pdn.db.store import ImportStats, import_paths
+from pdn.game import Game
+from pdn.read.reader import Seam, Span, read_games
 from pdn.rules.position import CORES, use_core
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -195,3 +197,25 @@ def corpus_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Engine
     stats = import_paths(engine, [corpus_dir()])
     yield engine, stats
     engine.dispose()
+
+
+def quick_spans_read(path: Path, spans: list[Span]) -> list[Game]:
+    """The games of spans from :func:`pdn.read.reader.quick_spans`, read as the pipeline reads
+    them (see pdn.archive.pipeline.replay_tasks): each from 0, on past a guessed end; the spans
+    that read passed over left out, the one it ended in read from there; numbered on."""
+    games: list[Game] = []
+    ended: Seam | None = None  # where the read of the span before ended, past its end
+    for span in spans:
+        if ended is not None and (ended.at is None or span.end <= ended.at):
+            continue  # read with the span before
+        if ended is not None and ended.at is not None:
+            span = replace(span, start=ended.at, line=ended.line)
+        seam = Seam()
+        read = list(read_games(path, span=span, max_game_bytes=1 << 20, seam=seam))
+        ended = seam if span.guessed and seam.at != span.end else None
+        for g in read:  # numbered on from the games before
+            g.source = replace(g.source, index=g.source.index + len(games))
+            if g.syntax_error is not None:
+                g.syntax_error = replace(g.syntax_error, game=g.syntax_error.game + len(games))
+        games += read
+    return games

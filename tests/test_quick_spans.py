@@ -8,16 +8,19 @@ import csv
 import io
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 import pytest
 
 import pdn.archive.parallel
 import pdn.archive.pipeline as pipeline
-from conftest import corpus_dir, table_digests
+import pdn.read.lines
+import pdn.read.reader
+from conftest import corpus_dir, quick_spans_read, table_digests
 from pdn.archive.annotate import Notes, annotate_paths
 from pdn.archive.convert import convert_paths
 from pdn.archive.listing import list_games
@@ -27,7 +30,7 @@ from pdn.archive.standings import EventChoice, event_games
 from pdn.archive.validate import validate_paths
 from pdn.db.connection import open_database
 from pdn.db.store import import_paths
-from pdn.read.reader import Seam, quick_spans, read_games
+from pdn.read.reader import Seam, quick_spans, read_games, whole_span
 
 NOTE = "{a note of many lines\n" + "more of it\n" * 8 + '[Event "in it"]\n}'
 TRAP = '[Event "trap"]\n[Result "1-0"]\n1. 32-28 19-23 ' + NOTE + " 1-0\n\n"
@@ -180,3 +183,103 @@ def test_a_line_longer_than_a_look_does_not_stop_the_cut(tmp_path: Path) -> None
     path = tmp_path / "long.pdn"
     path.write_text("".join(games), encoding="utf-8")
     assert len(quick_spans(path, 20)) == 20
+
+
+def test_a_file_read_to_its_end_by_one_span_is_imported_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The spans after a comment left open are passed over; the import still tells the file
+    read whole, and a second import passes over it."""
+    monkeypatch.setattr(pdn.archive.parallel, "SPAN_BYTES", 10_000)
+    game = '[Event "g{n}"]\n[Result "1-0"]\n1. 32-28 19-23 1-0\n'
+    text = "".join(game.format(n=n) for n in range(3000))
+    path = tmp_path / "open.pdn"
+    path.write_text(text.replace("19-23 1-0", "19-23 {open 1-0", 1), encoding="utf-8")
+    engine = open_database(str(tmp_path / "x.db"))
+    stats = import_paths(engine, [path], workers=2)
+    assert (stats.games, stats.files, stats.per_file) == (1, 1, {str(path): 1})
+    assert import_paths(engine, [path], workers=2).skipped_files == 1
+    engine.dispose()
+
+
+def test_spans_of_a_file_that_grew_stop_where_it_was_sized(tmp_path: Path) -> None:
+    """An import reads a file as far as it hashed it: the spans' reads past a guessed end stop
+    there too, in a game or not."""
+    game = '[Event "g{n}"]\n[Result "1-0"]\n1. 32-28 19-23 1-0\n\n'
+    path = tmp_path / "grows.pdn"
+    path.write_text("".join(game.format(n=n) for n in range(2000)), encoding="utf-8")
+    for upto in (path.stat().st_size, path.stat().st_size - 30):
+        with path.open("a", encoding="utf-8") as more:
+            more.write("".join(game.format(n=n) for n in range(100)))
+        whole = [(g.source.offset, g.raw) for g in read_games(path, span=whole_span(path, upto))]
+        spans = quick_spans(path, 16, upto=upto)
+        assert spans[-1].end == upto and all(s.stop == upto for s in spans[:-1])
+        assert [(g.source.offset, g.raw) for g in quick_spans_read(path, spans)] == whole
+
+
+def test_a_file_shorter_than_it_was_sized_is_cut(tmp_path: Path) -> None:
+    game = '[Event "g{n}"]\n[Result "1-0"]\n1. 32-28 19-23 1-0\n\n'
+    path = tmp_path / "shrank.pdn"
+    path.write_text("".join(game.format(n=n) for n in range(2000)), encoding="utf-8")
+    size = path.stat().st_size
+    assert len(quick_spans(path, 4, upto=size + size // 2)) == 3  # the last quarter is not there
+
+
+@dataclass(frozen=True, slots=True)
+class _Inline:
+    """A runner that says its tasks run elsewhere and runs them here, in turn."""
+
+    workers: int = 2
+    elsewhere: bool = True
+
+    def run(self, work: Callable[[Any], Any], items: list[Any]) -> Iterator[tuple[int, Any]]:
+        yield from enumerate(map(work, items))
+
+
+def test_a_read_that_breaks_off_reads_no_game_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An I/O error past a span's guessed end, before where its read would end: the file is
+    read no further, as in one process, and no game comes twice."""
+    monkeypatch.setattr(pdn.archive.parallel, "SPAN_BYTES", 10_000)
+    game = '[Event "g{n}"]\n[Result "1-0"]\n1. 32-28 19-23 1-0\n\n'
+    trap = '[Event "trap"]\n1. 32-28 ' + NOTE + " 19-23 1-0\n" + "1. 11-15 22-18 0-1\n" * 20
+    path = tmp_path / "broken.pdn"
+    path.write_text("".join(game.format(n=n) + trap * (n % 4 == 0) for n in range(1500)))
+    spans = quick_spans(path, 1 + path.stat().st_size // 10_000)
+    reads = [(s, Seam()) for s in spans[:-1]]
+    for span, seam in reads:
+        list(read_games(path, span=span, seam=seam))
+    span, seam = next((s, m) for s, m in reads if m.at is not None and m.at > s.end)
+    bad = (span.end + seam.at) // 2 if seam.at else span.end + 1
+    monkeypatch.setattr(pdn.read.reader, "binary_lines", partial(_failing, bad))
+    problems: list[Any] = []
+    options = pipeline.Options(replay=False)
+    tasks = pdn.archive.parallel.file_tasks([path], 2, lambda _: None, exact=False)
+    done = pipeline.replay_tasks(
+        tasks, _offset, options, _Inline(), None, problems.append, renumber=pipeline.no_index
+    )
+    offsets = [o for _, results in done for o in results]
+    assert offsets == sorted(set(offsets)) and offsets[-1] < bad and len(problems) == 1
+
+
+def _offset(game: Any, _replay: Any) -> int:
+    return int(game.source.offset)
+
+
+_BINARY_LINES = pdn.read.lines.binary_lines  # as pdn.read.reader has it
+
+
+def _failing(bad: int, fh: Any, *args: Any, **kwargs: Any) -> Any:
+    """The lines of *fh*, whose read fails at byte *bad*."""
+
+    class Failing:
+        def read(self, n: int) -> bytes:
+            at = fh.tell()
+            if at <= bad < at + n:
+                if data := fh.read(bad - at):
+                    return bytes(data)
+                raise OSError(5, "Input/output error")
+            return bytes(fh.read(n))
+
+    return _BINARY_LINES(cast(BinaryIO, Failing()), *args, **kwargs)

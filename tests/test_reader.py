@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import re
 import tempfile
-from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -15,13 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Token, Tree
 
-from conftest import CorpusFile, corpus_dir, corpus_files
+from conftest import CorpusFile, corpus_dir, corpus_files, quick_spans_read
 from pdn.game import Game, GameWarning, MoveNode, Outcome, SetupNode, Tags
 from pdn.read import lines
 from pdn.read.movetext import plain_moves
 from pdn.read.reader import (
     Seam,
-    Span,
     game_spans,
     quick_spans,
     read_file,
@@ -554,7 +552,7 @@ def test_spans_of_a_file_give_the_games_of_the_whole_file(data: bytes, parts: in
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_pdn_file(), st.integers(2, 6))
-def test_quick_spans_joined_where_a_seam_fails_give_the_whole_file(data: bytes, parts: int) -> None:
+def test_quick_spans_read_on_past_their_ends_give_the_whole_file(data: bytes, parts: int) -> None:
     """Spans cut without reading the games, each read with its games numbered from 0 and on
     past a guessed end to where a span may start; the spans that read passed over left out,
     the one it ended in read from there, and counted on from the spans before, they give what
@@ -566,27 +564,7 @@ def test_quick_spans_joined_where_a_seam_fails_give_the_whole_file(data: bytes, 
         spans = quick_spans(path, parts)
         assert spans[0].start == 0 and spans[-1].end == len(data) * 8
         assert all(a.end == b.start for a, b in pairwise(spans))
-        assert [_facts(g)[1:] for g in _read_quick_spans(path, spans)] == whole
-
-
-def _read_quick_spans(path: Path, spans: list[Span]) -> list[Game]:
-    """The games of *spans* as the pipeline takes them (see pdn.archive.pipeline)."""
-    games: list[Game] = []
-    ended: Seam | None = None  # where the read of the span before ended, past its end
-    for span in spans:
-        if ended is not None and (ended.at is None or span.end <= ended.at):
-            continue  # read with the span before
-        if ended is not None and ended.at is not None:
-            span = replace(span, start=ended.at, line=ended.line)
-        seam = Seam()
-        read = list(read_games(path, span=span, max_game_bytes=1 << 20, seam=seam))
-        ended = seam if span.guessed and seam.at != span.end else None
-        for g in read:  # numbered on from the games before
-            g.source = replace(g.source, index=g.source.index + len(games))
-            if g.syntax_error is not None:
-                g.syntax_error = replace(g.syntax_error, game=g.syntax_error.game + len(games))
-        games += read
-    return games
+        assert [_facts(g)[1:] for g in quick_spans_read(path, spans)] == whole
 
 
 def test_a_seam_in_a_comment_moves() -> None:
@@ -604,7 +582,7 @@ def test_a_seam_in_a_comment_moves() -> None:
             list(read_games(path, span=span, seam=seam))
             held.append(seam.at == span.end)
         assert len(spans) == 12 and False in held
-        games = _read_quick_spans(path, spans)
+        games = quick_spans_read(path, spans)
         assert [g.event for g in games] == [f"g{n}" for n in range(200)]
         assert [_facts(g)[1:] for g in games] == [_facts(g)[1:] for g in read_games(path)]
 

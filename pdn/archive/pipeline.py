@@ -113,7 +113,7 @@ def task_games(
 ) -> Iterator[tuple[Game, Replay | None]]:
     """The games of a task, each with its replay: None for a game that did not parse, when
     *options* say not to replay, and for the games whose number in the task (from 1) is in
-    *skip*. *seam* is told whether a guessed end of the task's span holds."""
+    *skip*. *seam* is told where the read of a span with a guessed end ended."""
     games = read_games(task.path, span=task.span, headers_only=not options.replay, seam=seam)
     if not options.replay:
         yield from ((g, None) for g in games)
@@ -151,8 +151,8 @@ def task_results(
     try:
         for game, replay in task_games(task, options, _skipped(task, skip), seam):
             results.append(per_game(game, replay))
-    except OSError as exc:
-        return Done(results, exc.strerror or str(exc))
+    except OSError as exc:  # the file is read no further, as in one process
+        return Done(results, exc.strerror or str(exc), None if seam is None else Seam())
     return Done(results, ended=seam)
 
 
@@ -189,6 +189,8 @@ def replay_tasks(
                     task = _read_from(task, moved)
                     done = work(task)
             moved = done.ended if done.ended and done.ended.at != _span(task).end else None
+            if moved is not None:
+                task = _covering(task, moved)
             if done.unread is not None:
                 _unread(task, done.unread, on_problem)
             results = done.results
@@ -210,6 +212,17 @@ def no_index(result: R, by: int) -> R:
 def _span(task: Task) -> Span:
     assert task.span is not None  # (a task that does not start its file has one)
     return task.span
+
+
+def _covering(task: Task, seam: Seam) -> Task:
+    """The task as far as its read went: to where *seam* says, or to the end of its file (what
+    follows it is passed over: an import tells a file done after its last task)."""
+    span = _span(task)
+    if seam.at is not None:
+        end = seam.at
+    else:
+        end = task.path.stat().st_size if task.file_size is None else task.file_size
+    return Task(task.path, replace(span, end=end), task.prefer, end - span.start, task.file_size)
 
 
 def _read_from(task: Task, seam: Seam) -> Task:

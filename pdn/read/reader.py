@@ -66,6 +66,7 @@ class Span:
     index: int | None = 0  # 0-based index in the file of the range's first game (None: not
     # counted; the range's games are numbered from 0, see :func:`quick_spans`)
     guessed: bool = False  # the end was guessed: a read goes on past it (see :class:`Seam`)
+    stop: int | None = None  # a read past a guessed end stops here (None: at the file's end)
 
 
 @dataclass(slots=True)
@@ -122,7 +123,7 @@ def game_spans(
 
 # a line that starts with a tag pair ([Name "...)
 _TAG_LINE = re.compile(rb'(?m)^[ \t]*\[[ \t]*[A-Za-z_][^\s"\[\]]*[ \t]*"')
-LOOK = 1 << 16  # bytes looked through past a guessed cut for a game's first tag line
+LOOK = 1 << 16  # bytes looked through at a time for a game's first tag line
 
 
 def quick_spans(path: str | os.PathLike[str], parts: int, upto: int | None = None) -> list[Span]:
@@ -130,8 +131,9 @@ def quick_spans(path: str | os.PathLike[str], parts: int, upto: int | None = Non
     reading its games, as :func:`game_spans` does: each range after the first starts at a tag
     pair's line that follows a line that is not one, has its line number counted, and numbers
     its games from 0 (``index`` None: the file's games before it are not counted). Its end is a
-    guess, which a read of the range checks (see :class:`Seam`). Files in UTF-16, or with line
-    ends of a lone CR, are cut by :func:`game_spans`."""
+    guess: a read of the range goes on past it, no further than *upto*, to where a range may
+    start (see :class:`Seam`). Files in UTF-16, or with line ends of a lone CR, are cut by
+    :func:`game_spans`."""
     with Path(path).open("rb") as fh:
         family = sniff(fh.read(BLOCK))
         size = fh.seek(0, os.SEEK_END) if upto is None else upto
@@ -141,13 +143,33 @@ def quick_spans(path: str | os.PathLike[str], parts: int, upto: int | None = Non
         spans = [Span(0, size, 1, family)]
         line = 1
         while (at := _first_tag_after(fh, spans[-1].start + target, size)) is not None:
-            fh.seek(spans[-1].start)
-            data = fh.read(at - spans[-1].start)
-            if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+            ends = _line_ends(fh, spans[-1].start, at)
+            if ends is None:
                 return game_spans(path, parts, upto=upto)
-            line += data.count(b"\n")
+            line += ends
             spans.append(Span(at, size, line, family, None))
-    return [replace(s, end=e.start, guessed=True) for s, e in pairwise(spans)] + spans[-1:]
+    guessed = [replace(s, end=e.start, guessed=True, stop=upto) for s, e in pairwise(spans)]
+    return guessed + spans[-1:]
+
+
+def _line_ends(fh: BinaryIO, start: int, end: int) -> int | None:
+    """The line ends between two line starts, read a block at a time (None: one is a lone
+    CR, which :func:`quick_spans` does not count)."""
+    fh.seek(start)
+    count = 0
+    cr = False  # the block before ended with a CR
+    while start < end:
+        block = fh.read(min(BLOCK, end - start))
+        if not block:
+            break
+        crs = block.count(b"\r")
+        pairs = block.count(b"\r\n") + (cr and block.startswith(b"\n"))
+        if crs + cr != pairs + block.endswith(b"\r"):
+            return None
+        count += block.count(b"\n")
+        cr = block.endswith(b"\r")
+        start += len(block)
+    return None if cr else count
 
 
 def _first_tag_after(fh: BinaryIO, position: int, size: int) -> int | None:
@@ -157,6 +179,8 @@ def _first_tag_after(fh: BinaryIO, position: int, size: int) -> int | None:
     while position < size:
         fh.seek(position)
         window = fh.read(min(LOOK, size - position))
+        if not window:  # the file is shorter than *size*
+            return None
         start = window.find(b"\n") + 1
         for m in _TAG_LINE.finditer(window, start) if start else ():
             before = window[: m.start()].rstrip()
@@ -192,7 +216,7 @@ def _open(source: PdnSource, span: Span | None, limit: int) -> _Opened:
         name = shown_name(path)
         if span is not None:
             fh.seek(span.start)
-            end = None if span.guessed else span.end  # a guessed end: the read looks past it
+            end = span.stop if span.guessed else span.end  # a guessed end: read on past it
             lines = binary_lines(fh, limit, span.start, end, span.encoding)
             return _Opened(name, span.encoding, lines, fh.close, lambda: not fh.read(1))
         opened = _open_binary(fh, name, limit)
@@ -336,7 +360,7 @@ def _read(
                     yield game
         if end is not None and seam is not None:
             seam.at, seam.line = (past.offsets[0], past.line) if past else (None, 0)
-        at_end = past is None if end is not None else opened.at_end()
+        at_end = past is None and opened.at_end()
         if held and reader.index > 1 and at_end and _lone_tag(held[-1]):
             lone = held.pop()
             if held:
