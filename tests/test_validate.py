@@ -4,6 +4,7 @@ checked by hand; `pdn validate` output, report and exit codes."""
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -194,3 +195,22 @@ def test_spans_of_a_large_file_give_the_same_reports(
     one = [r.as_dict() for r in validate_paths([path], workers=1)]
     two = [r.as_dict() for r in validate_paths([path], workers=2)]
     assert whole == one == two and [r["index"] for r in two] == list(range(1, 461))
+
+
+def test_a_report_is_pickled_as_its_fields_in_order(tmp_path: Path) -> None:
+    """Workers send a report of every game back: each field's value, not its name."""
+    path = tmp_path / "g.pdn"
+    path.write_text(
+        '[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 3. 99-98 *\n\n'
+        '[Event "x"]\n1. 32-28 {open\n\n[Event "y"]\n1. 32-28 *\n',
+        encoding="utf-8",
+    )
+    reports = list(validate_paths([path]))
+    assert [(bool(r.errors), bool(r.syntax_error)) for r in reports] == [
+        (True, False),
+        (False, True),
+        (False, False),
+    ]
+    for report in reports:
+        data = pickle.dumps(report)
+        assert pickle.loads(data) == report and b"termination_ply" not in data
