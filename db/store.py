@@ -40,7 +40,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import aliased
 
 from pdn.archive.parallel import Processes, Runner, Task, as_runner, run_tasks
@@ -478,11 +478,14 @@ def _same_moves(engine: Engine, file_ids: list[int]) -> int:
 
 
 RETRIES = 5
-_RETRY_STATES = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
+# PostgreSQL: deadlock detected, serialization failure, and a key a concurrent writer inserted
+# meanwhile: ON CONFLICT (game_hash) settles only that index, and two writers inserting one
+# game at once may meet first on the id's (seen in CI: the corpus imported on a cluster)
+_RETRY_STATES = ("40P01", "40001", "23505")
 
 
 def write_batch(engine: Engine, batch: list[tuple[int, Record]], run: int = 0) -> SpanCounts:
-    """Write one batch of games in one transaction (again, if concurrent writers deadlocked),
+    """Write one batch of games in one transaction (again, if concurrent writers collided),
     marked as written by the import *run*; what became of them, counted in the same
     transaction."""
     for attempt in range(RETRIES):
@@ -492,7 +495,7 @@ def write_batch(engine: Engine, batch: list[tuple[int, Record]], run: int = 0) -
         except _Raced:
             if attempt == RETRIES - 1:
                 raise
-        except OperationalError as exc:
+        except (OperationalError, IntegrityError) as exc:
             if getattr(exc.orig, "sqlstate", None) not in _RETRY_STATES or attempt == RETRIES - 1:
                 raise
     raise AssertionError("unreachable")

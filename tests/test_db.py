@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import Connection, Engine, delete, func, select, update
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from typer.testing import CliRunner
 
 import pdn.archive.parallel
@@ -669,6 +669,41 @@ def test_read_commands_work_in_a_read_only_folder(tmp_path: Path) -> None:
     finally:
         folder.chmod(0o755)
         shutil.rmtree(folder)
+
+
+class _Taken(Exception):
+    """What the driver raises for a key a concurrent writer inserted meanwhile."""
+
+    sqlstate = "23505"
+
+
+def test_a_batch_that_meets_a_concurrent_writers_key_is_written_again(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ON CONFLICT (game_hash) settles that index only: two writers inserting one game at once
+    # may meet first on the id's, and the batch is written again (seen in CI, on a cluster)
+    path = SAMPLES / "english-oca-first20.pdn"
+    task = Task(path, None, "english", path.stat().st_size)
+    engine = open_database(db)
+    file_id = source_files(engine, [path])[0].id
+    batch = [(file_id, r) for r in span_records(task, Options()) if r is not None]
+    for i, (_, r) in enumerate(batch, 1):
+        r.report.index = i
+    write = pdn.db.store._write
+    calls: list[int] = []
+
+    def taken_once(conn: Connection, rows: list[tuple[int, Record]], run: int) -> SpanCounts:
+        calls.append(len(rows))
+        if len(calls) == 1:
+            write(conn, rows[:5], run)  # rolled back with the error
+            raise IntegrityError("INSERT INTO games ...", {}, _Taken())
+        return write(conn, rows, run)
+
+    monkeypatch.setattr(pdn.db.store, "_write", taken_once)
+    counts = pdn.db.store.write_batch(engine, batch, 3)
+    assert calls == [20, 20] and (counts.added, counts.already, counts.copies) == (20, 0, 0)
+    assert count(engine, GameRow) == 20 and count(engine, Occurrence) == 20
+    engine.dispose()
 
 
 def test_a_task_run_again_counts_the_games_its_first_attempt_wrote(db: str) -> None:
