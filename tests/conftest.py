@@ -219,3 +219,13 @@ def quick_spans_read(path: Path, spans: list[Span]) -> list[Game]:
                 g.syntax_error = replace(g.syntax_error, game=g.syntax_error.game + len(games))
         games += read
     return games
+
+
+def seams_held(path: Path, spans: list[Span]) -> list[bool]:
+    """For each span but the last, whether its read ends at its guessed end."""
+    held = []
+    for span in spans[:-1]:
+        seam = Seam()
+        list(read_games(path, span=span, seam=seam))
+        held.append(seam.at == span.end)
+    return held

@@ -217,18 +217,21 @@ def _span(task: Task) -> Span:
 def _covering(task: Task, seam: Seam) -> Task:
     """The task as far as its read went: to where *seam* says, or to the end of its file (what
     follows it is passed over: an import tells a file done after its last task)."""
-    span = _span(task)
     if seam.at is not None:
         end = seam.at
     else:
         end = task.path.stat().st_size if task.file_size is None else task.file_size
-    return Task(task.path, replace(span, end=end), task.prefer, end - span.start, task.file_size)
+    return _spanning(task, replace(_span(task), end=end))
 
 
 def _read_from(task: Task, seam: Seam) -> Task:
     """The task of a span read from where *seam* says the read before it ended."""
     assert seam.at is not None
-    span = replace(_span(task), start=seam.at, line=seam.line)
+    return _spanning(task, replace(_span(task), start=seam.at, line=seam.line))
+
+
+def _spanning(task: Task, span: Span) -> Task:
+    """The task over another span of its file."""
     return Task(task.path, span, task.prefer, span.end - span.start, task.file_size)
 
 

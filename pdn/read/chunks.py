@@ -19,7 +19,7 @@ TAG_RE = re.compile(
     r'(?:[ \t]*(?:"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|"[^"\]\n]*|[^\]"\n]*))?[ \t]*\]'
 )
 _TAG_BYTES = re.compile(TAG_RE.pattern.encode())
-_TAG_PAIR_LINE = re.compile(rb'\[[ \t]*[A-Za-z_][^\s"\[\]]*[ \t]*"')  # [Name "...
+TAG_PAIR_LINE = re.compile(rb'\[[ \t]*[A-Za-z_][^\s"\[\]]*[ \t]*"')  # [Name "...
 _MISSING_BRACKET = re.compile(rb'^[A-Za-z][\w ]*\s"[^"]*"\]$')
 _JUNK_AFTER_TAGS = re.compile(rb"^(?:\s|\\[rn])*$")
 _SPECIAL = re.compile(rb"[{}();%]")
@@ -143,7 +143,7 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                     if boundary:
                         yield chunk()
                         buf, offsets, warnings, size = [], [], [], 0
-                        start, tag_start = number, bool(_TAG_PAIR_LINE.match(stripped))
+                        start, tag_start = number, bool(TAG_PAIR_LINE.match(stripped))
                     movetext = stripped[0] != 91
                     ended = movetext and bool(
                         stripped.endswith(_GAME_ENDS) and _GAME_END.search(stripped)
@@ -173,7 +173,7 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                     data = stripped = b"[" + stripped
                 bracket_line = 0
             if in_comment:
-                if blank and stripped[0] == 91 and _TAG_PAIR_LINE.match(stripped):
+                if blank and stripped[0] == 91 and TAG_PAIR_LINE.match(stripped):
                     in_comment, depth, movetext = False, 0, True  # never closed: a new game here
                 blank = False
             simple_tag = False
@@ -218,7 +218,7 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                     depth, ended = 0, False
             if not buf and not over:
                 start = number
-                tag_start = bool(_TAG_PAIR_LINE.match(stripped))
+                tag_start = bool(TAG_PAIR_LINE.match(stripped))
             if simple_tag:
                 ended = False  # a game has begun
             else:

@@ -40,7 +40,7 @@ from pdn.game import (
     Tags,
     located,
 )
-from pdn.read.chunks import TAG_RE, Chunk, game_chunks
+from pdn.read.chunks import TAG_PAIR_LINE, TAG_RE, Chunk, game_chunks
 from pdn.read.decoding import forced_code_page
 from pdn.read.files import STDIN, FileProblem, pdn_files, shown_name
 from pdn.read.lines import BLOCK, Batch, binary_lines, sniff, string_lines, text_lines
@@ -113,16 +113,14 @@ def game_spans(
             at = chunk.offsets[0] if chunk.offsets else 0
             index = reader.index
             games = [s.game for s in reader.read(chunk) if s.game is not None]  # counted
-            # not at a chunk without a game, or at a lone tag (it may end the file: the game
-            # before it takes its warning)
             far = at - spans[-1].start >= target
-            if chunk.tag_start and far and games and not _lone_tag(games[0]):
+            if far and _may_start(chunk, games):
                 spans.append(Span(at, size, chunk.line, family, index))
     return [replace(s, end=e.start) for s, e in pairwise(spans)] + spans[-1:]
 
 
-# a line that starts with a tag pair ([Name "...)
-_TAG_LINE = re.compile(rb'(?m)^[ \t]*\[[ \t]*[A-Za-z_][^\s"\[\]]*[ \t]*"')
+# a line that starts with a tag pair, as the chunks' tag_start has it
+_TAG_LINE = re.compile(rb"(?m)^[ \t]*" + TAG_PAIR_LINE.pattern)
 LOOK = 1 << 16  # bytes looked through at a time for a game's first tag line
 
 
@@ -376,13 +374,18 @@ def _read(
 
 
 def _starts_games(chunk: Chunk, opened: _Opened, limit: int) -> bool:
-    """Whether a span of :func:`game_spans` may start at *chunk*: at a tag pair, with a game
-    that is not a lone tag."""
+    """Whether a span may start at *chunk* (see :func:`_may_start`), its games read here."""
     if not chunk.tag_start:
         return False
     segments = GameReader(opened.name, opened.family, True, limit).read(chunk)
-    games = [s.game for s in segments if s.game is not None]
-    return bool(games) and not _lone_tag(games[0])
+    return _may_start(chunk, [s.game for s in segments if s.game is not None])
+
+
+def _may_start(chunk: Chunk, games: list[Game]) -> bool:
+    """Whether a span may start at *chunk*, whose *games* these are: at a tag pair, not at a
+    chunk without a game, nor at a lone tag (it may end the file: the game before it takes its
+    warning)."""
+    return chunk.tag_start and bool(games) and not _lone_tag(games[0])
 
 
 def _lone_tag(game: Game) -> bool:
