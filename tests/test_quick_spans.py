@@ -275,3 +275,35 @@ def _failing(bad: int, fh: Any, *args: Any, **kwargs: Any) -> Any:
             return bytes(fh.read(n))
 
     return _BINARY_LINES(cast(BinaryIO, Failing()), *args, **kwargs)
+
+
+def _unbracketed(tmp_path: Path, games: int) -> Path:
+    """Games of which each third opens with its Event tag missing its '[', after a game whose
+    note holds a tag pair's line (a guessed seam there moves on to the tag missing its '[')."""
+    parts = []
+    for n in range(games):
+        event = f'Event "nb {n}"]' if n % 3 == 1 else f'[Event "g {n}"]'
+        note = NOTE if n % 3 == 0 else ""
+        parts.append(f'{event}\n[Result "1-0"]\n1. 32-28 19-23 {note} 2. 28x19 14x23 1-0\n\n')
+    path = tmp_path / "unbracketed.pdn"
+    path.write_text("".join(parts), encoding="utf-8")
+    return path
+
+
+def test_a_tag_missing_its_bracket_warns_on_its_own_game(tmp_path: Path) -> None:
+    games = list(read_games(_unbracketed(tmp_path, 6)))
+    warned = [g.source.index for g in games for w in g.warnings if "without its '['" in w.message]
+    assert warned == [1, 4]
+
+
+def test_a_seam_moved_to_a_tag_missing_its_bracket_warns_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pdn.archive.parallel, "SPAN_BYTES", 1_000)
+    path = _unbracketed(tmp_path, 300)
+    spans = quick_spans(path, 40)
+    assert False in seams_held(path, spans)
+    one = [(r.index, [w.message for w in r.warnings]) for r in validate_paths([path], workers=1)]
+    two = [(r.index, [w.message for w in r.warnings]) for r in validate_paths([path], workers=2)]
+    assert two == one
+    assert [i for i, w in one if w] == list(range(2, 301, 3))

@@ -65,7 +65,7 @@ def file_tasks(
     sizes: Mapping[Path, int] | None = None,
     exact: bool = True,
 ) -> list[Task]:
-    """The work for *files*: whole files, and large ones cut into spans of whole games (at least
+    """The work for *files*: whole files, and large ones cut into spans (at least
     four per worker, at most about SPAN_BYTES each); *prefer* gives a file's variant preference.
     With *sizes*, a file is read up to that size only (what was hashed, though it grows). Spans
     know the index of their first game if *exact* (the file is read to count them), else they

@@ -177,6 +177,7 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                     in_comment, depth, movetext = False, 0, True  # never closed: a new game here
                 blank = False
             simple_tag = False
+            late: tuple[int, str] | None = None  # a warning for the chunk this line is in
             if not in_comment:
                 first = stripped[0]
                 if first == 91:  # [
@@ -203,7 +204,7 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                         and _MISSING_BRACKET.match(stripped)
                     ):
                         shown = "[" + stripped.decode(errors="replace")
-                        warnings.append((number, f"tag without its '[' read as {shown!r}"))
+                        late = (number, f"tag without its '[' read as {shown!r}")
                         data = stripped = b"[" + stripped
                         boundary, movetext, simple_tag = movetext, False, True
                     elif first in _COMMENT_STARTS:
@@ -216,6 +217,8 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                     yield chunk()
                     buf, offsets, warnings, size, over = [], [], [], 0, False
                     depth, ended = 0, False
+                if late:
+                    warnings.append(late)
             if not buf and not over:
                 start = number
                 tag_start = bool(TAG_PAIR_LINE.match(stripped))
