@@ -24,6 +24,7 @@ from pdn.read.reader import (
     read_file,
     read_games,
     read_string,
+    span_steps,
 )
 from pdn.read.tokens import TOKEN_PATTERN, grammar, lark_token_pattern, token_re
 
@@ -535,14 +536,16 @@ def test_lines_are_cut_alike_whatever_the_blocks(data: bytes, block: int, encodi
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_pdn_file(), st.integers(2, 6))
-def test_spans_of_a_file_give_the_games_of_the_whole_file(data: bytes, parts: int) -> None:
+@given(_pdn_file(), st.integers(2, 6), st.integers(0, 3))
+def test_spans_of_a_file_give_the_games_of_the_whole_file(
+    data: bytes, parts: int, finer: int
+) -> None:
     """Worker processes read spans of whole games: together they give what one read gives."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "g.pdn"
         path.write_bytes(data * 8)  # longer, for several spans
         whole = [_facts(g)[2:] for g in read_games(path)]
-        spans = game_spans(path, parts, max_game_bytes=1 << 20)
+        spans = game_spans(path, parts, max_game_bytes=1 << 20, finer=finer)
         assert spans[0].start == 0 and spans[-1].end == len(data) * 8
         assert all(a.end == b.start for a, b in pairwise(spans))
         pieces = [_facts(g)[2:] for s in spans for g in read_games(path, span=s)]
@@ -550,8 +553,10 @@ def test_spans_of_a_file_give_the_games_of_the_whole_file(data: bytes, parts: in
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_pdn_file(), st.integers(2, 6))
-def test_quick_spans_read_on_past_their_ends_give_the_whole_file(data: bytes, parts: int) -> None:
+@given(_pdn_file(), st.integers(2, 6), st.integers(0, 3))
+def test_quick_spans_read_on_past_their_ends_give_the_whole_file(
+    data: bytes, parts: int, finer: int
+) -> None:
     """Spans cut without reading the games, each read with its games numbered from 0 and on
     past a guessed end to where a span may start; the spans that read passed over left out,
     the one it ended in read from there, and counted on from the spans before, they give what
@@ -560,10 +565,27 @@ def test_quick_spans_read_on_past_their_ends_give_the_whole_file(data: bytes, pa
         path = Path(folder) / "g.pdn"
         path.write_bytes(data * 8)
         whole = [_facts(g)[1:] for g in read_games(path, max_game_bytes=1 << 20)]
-        spans = quick_spans(path, parts)
+        spans = quick_spans(path, parts, finer=finer)
         assert spans[0].start == 0 and spans[-1].end == len(data) * 8
         assert all(a.end == b.start for a, b in pairwise(spans))
         assert [_facts(g)[1:] for g in quick_spans_read(path, spans)] == whole
+
+
+def test_the_last_parts_of_a_file_are_cut_finer() -> None:
+    """With workers, a file's last spans are a quarter of the others, so that the workers that
+    take them in turn end nearly together."""
+    assert [span_steps(1000, 10, 2)(at) for at in (0, 799, 800, 999)] == [100, 100, 25, 25]
+    game = '[Event "g{n:03}"]\n[Result "1-0"]\n1. 32-28 19-23 1-0\n\n'  # 50 bytes
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.pdn"
+        path.write_text("".join(game.format(n=n) for n in range(400)))  # 20,000 bytes
+        # steps of 2,500 bytes, then of 625 from 15,000 on; a cut is at a game's start, at the
+        # step (game_spans) or at the first game starting after the line the step falls in
+        fine = [s.end - s.start for s in game_spans(path, 8, finer=2)]
+        assert fine == [2500] * 6 + [650] * 7 + [450]
+        quick = [s.end - s.start for s in quick_spans(path, 8, finer=2)]
+        assert quick == [2550] * 6 + [650] * 7 + [150]
+        assert len(quick_spans(path, 8)) == len(game_spans(path, 8)) == 8
 
 
 def test_a_seam_in_a_comment_moves() -> None:

@@ -65,8 +65,9 @@ def file_tasks(
     sizes: Mapping[Path, int] | None = None,
     exact: bool = True,
 ) -> list[Task]:
-    """The work for *files*: whole files, and large ones cut into spans (at least
-    four per worker, at most about SPAN_BYTES each); *prefer* gives a file's variant preference.
+    """The work for *files*: whole files, and large ones cut into spans (at least four per
+    worker, at most about SPAN_BYTES each; with workers, the last as many spans' bytes cut
+    finer, so that they end together); *prefer* gives a file's variant preference.
     With *sizes*, a file is read up to that size only (what was hashed, though it grows). Spans
     know the index of their first game if *exact* (the file is read to count them), else they
     number their games from 0 and their ends are guessed (see :func:`quick_spans`)."""
@@ -77,7 +78,8 @@ def file_tasks(
         upto = None if sizes is None else size
         if size > SPAN_BYTES:
             parts = max(4 * workers if workers > 1 else 1, -(-size // SPAN_BYTES))
-            spans = (game_spans if exact else quick_spans)(f, parts, upto=upto)
+            finer = workers if workers > 1 else 0
+            spans = (game_spans if exact else quick_spans)(f, parts, upto=upto, finer=finer)
             tasks.extend(Task(f, s, preference, s.end - s.start, upto) for s in spans)
         else:
             tasks.append(whole_task(f, preference, upto))

@@ -89,16 +89,29 @@ def whole_span(path: str | os.PathLike[str], size: int) -> Span | None:
     return None if family == "binary" else Span(0, size, 1, family)
 
 
+FINER = 4  # the last parts of a file may be cut this much finer (see span_steps)
+
+
+def span_steps(size: int, parts: int, finer: int = 0) -> Callable[[int], int]:
+    """The bytes from a cut at an offset to the next one of *size* bytes cut into about *parts*
+    ranges: a *parts*'th, and a FINER'th of that over the last *finer* parts' bytes (workers
+    that take the ranges in turn then end nearly together)."""
+    step = max(1, size // max(1, parts))
+    fine = size - finer * step
+    return lambda at: step if at < fine else max(1, step // FINER)
+
+
 def game_spans(
     path: str | os.PathLike[str],
     parts: int,
     max_game_bytes: int | None = None,
     upto: int | None = None,
+    finer: int = 0,
 ) -> list[Span]:
     """Cut a file (its first *upto* bytes if given) into about *parts* byte ranges of whole
-    games (for parallel work). Each range starts at a tag line and knows the index of its first
-    game: the games of the ranges are those of a read of the whole file, with the same
-    indexes."""
+    games (for parallel work), the last *finer* parts' bytes finer (see :func:`span_steps`).
+    Each range starts at a tag line and knows the index of its first game: the games of the
+    ranges are those of a read of the whole file, with the same indexes."""
     limit = game_size_limit(max_game_bytes)
     with Path(path).open("rb") as fh:
         family = sniff(fh.read(BLOCK))
@@ -106,14 +119,14 @@ def game_spans(
         fh.seek(0)
         if family == "binary":
             return [Span(0, size, 1, family)]
-        target = max(1, size // max(1, parts))
+        step = span_steps(size, parts, finer)
         spans = [Span(0, size, 1, family)]
         reader = GameReader(shown_name(path), family, True, limit)
         for chunk in game_chunks(binary_lines(fh, limit, encoding=family), 1, limit):
             at = chunk.offsets[0] if chunk.offsets else 0
             index = reader.index
             games = [s.game for s in reader.read(chunk) if s.game is not None]  # counted
-            far = at - spans[-1].start >= target
+            far = at - spans[-1].start >= step(spans[-1].start)
             if far and _may_start(chunk, games):
                 spans.append(Span(at, size, chunk.line, family, index))
     return [replace(s, end=e.start) for s, e in pairwise(spans)] + spans[-1:]
@@ -124,26 +137,30 @@ _TAG_LINE = re.compile(rb"(?m)^[ \t]*" + TAG_PAIR_LINE.pattern)
 LOOK = 1 << 16  # bytes looked through at a time for a game's first tag line
 
 
-def quick_spans(path: str | os.PathLike[str], parts: int, upto: int | None = None) -> list[Span]:
+def quick_spans(
+    path: str | os.PathLike[str], parts: int, upto: int | None = None, finer: int = 0
+) -> list[Span]:
     """Cut a file (its first *upto* bytes if given) into about *parts* byte ranges without
-    reading its games, as :func:`game_spans` does: each range after the first starts at a tag
-    pair's line that follows a line that is not one, has its line number counted, and numbers
-    its games from 0 (``index`` None: the file's games before it are not counted). Its end is a
-    guess: a read of the range goes on past it, no further than *upto*, to where a range may
-    start (see :class:`Seam`). Files in UTF-16, or with line ends of a lone CR, are cut by
-    :func:`game_spans`."""
+    reading its games, as :func:`game_spans` does (*finer* as there): each range after the
+    first starts at a tag pair's line that follows a line that is not one, has its line number
+    counted, and numbers its games from 0 (``index`` None: the file's games before it are not
+    counted). Its end is a guess: a read of the range goes on past it, no further than *upto*,
+    to where a range may start (see :class:`Seam`). Files in UTF-16, or with line ends of a
+    lone CR, are cut by :func:`game_spans`."""
     with Path(path).open("rb") as fh:
         family = sniff(fh.read(BLOCK))
         size = fh.seek(0, os.SEEK_END) if upto is None else upto
         if family != "bytes":
-            return game_spans(path, parts, upto=upto)
-        target = max(1, size // max(1, parts))
+            return game_spans(path, parts, upto=upto, finer=finer)
+        step = span_steps(size, parts, finer)
         spans = [Span(0, size, 1, family)]
         line = 1
-        while (at := _first_tag_after(fh, spans[-1].start + target, size)) is not None:
+        while (
+            at := _first_tag_after(fh, spans[-1].start + step(spans[-1].start), size)
+        ) is not None:
             ends = _line_ends(fh, spans[-1].start, at)
             if ends is None:
-                return game_spans(path, parts, upto=upto)
+                return game_spans(path, parts, upto=upto, finer=finer)
             line += ends
             spans.append(Span(at, size, line, family, None))
     guessed = [replace(s, end=e.start, guessed=True, stop=upto) for s, e in pairwise(spans)]
