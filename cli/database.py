@@ -75,7 +75,7 @@ def query(
     """The games that match; --format pdn exports them as a PDN archive, exactly as read. Every
     criterion selects as in pdn filter: text filters match any part of the value, case aside,
     every character as typed; with * the value must match the whole pattern (--white "Wyl*":
-    White starts with Wyl)."""
+    White starts with Wyl); after = the text is the whole value (--event "=Open")."""
     if output:
         check_output(output)
     where = GameFilter(**selection.criteria(), distinct_moves=distinct_moves)  # type: ignore[arg-type]

@@ -24,14 +24,16 @@ from pdn.cli.output import unreadable
 # -- the criteria, as options shared by filter and query --------------------------------------
 
 WhiteOpt = Annotated[
-    str | None, typer.Option(help="White contains this (case aside); with * a pattern.")
+    str | None,
+    typer.Option(help="White contains this (case aside); with * a pattern; =NAME the whole name."),
 ]
 BlackOpt = Annotated[
-    str | None, typer.Option(help="Black contains this (case aside); with * a pattern.")
+    str | None,
+    typer.Option(help="Black contains this (case aside); with * a pattern; =NAME the whole name."),
 ]
 PlayerOpt = Annotated[str | None, typer.Option(help="White or Black contains this.")]
-EventOpt = Annotated[str | None, typer.Option(help="Event contains this.")]
-SiteOpt = Annotated[str | None, typer.Option(help="Site contains this.")]
+EventOpt = Annotated[str | None, typer.Option(help="Event contains this (=NAME: is this).")]
+SiteOpt = Annotated[str | None, typer.Option(help="Site contains this (=NAME: is this).")]
 SelectVariantOpt = Annotated[
     str | None, typer.Option("--variant", "-v", help="Games (replayed) under this variant.")
 ]

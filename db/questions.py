@@ -115,6 +115,17 @@ def _matches(column: SQLCoreOperations[str | None], text: str) -> ColumnElement[
     return low.like(pattern.replace("*", "%"), escape="/")
 
 
+def _text(engine: Engine, column: SQLCoreOperations[str | None], text: str) -> ColumnElement[bool]:
+    """*column* meets the text criterion *text* (:func:`pdn.archive.criteria.text_matches`): in
+    SQL (:func:`_matches`); after ``=``, the column's values it names, found in Python (SQL's
+    lower() folds only ASCII letters, and trim() only spaces)."""
+    if not text.startswith("="):
+        return _matches(column, text)
+    with engine.connect() as conn:
+        values = conn.execute(select(column).distinct()).scalars().all()
+    return column.in_([v for v in values if text_matches(v, text)])
+
+
 def result_condition(result: str, of: FromClause | None = None) -> ColumnElement[bool]:
     """Games with *result*: white, black or draw (read for the side that moves first in each
     game's variant: in English 1-0 is a Black win), unknown (no result), first or second (the
@@ -154,7 +165,7 @@ def _player(
     engine: Engine, column: SQLCoreOperations[str | None], text: str, aliases: Aliases | None
 ) -> ColumnElement[bool]:
     if aliases is None:
-        return _matches(column, text)
+        return _text(engine, column, text)
     return column.in_(_written(engine, text, aliases))
 
 
@@ -174,9 +185,9 @@ def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[Colu
             )
         )
     if f.event:
-        cond.append(_matches(GameRow.event, f.event))
+        cond.append(_text(engine, GameRow.event, f.event))
     if f.site:
-        cond.append(_matches(GameRow.site, f.site))
+        cond.append(_text(engine, GameRow.site, f.site))
     if f.result:
         cond.append(result_condition(f.result))
     if f.date_from is not None:

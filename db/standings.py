@@ -5,7 +5,8 @@ from __future__ import annotations
 from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.orm import InstrumentedAttribute
 
-from pdn.archive.standings import EventChoice, EventGame, name_key
+from pdn.archive.criteria import whole_key
+from pdn.archive.standings import EventChoice, EventGame
 from pdn.db.schema import GameRow
 
 
@@ -14,8 +15,8 @@ def _spellings(
 ) -> list[str | None]:
     """The values of *column* stored that name *wanted* as EventChoice compares names (in
     Python: SQL's lower() folds only ASCII letters)."""
-    key = name_key(wanted)
-    return [v for (v,) in conn.execute(select(column).distinct()) if name_key(v) == key]
+    key = whole_key(wanted)
+    return [v for (v,) in conn.execute(select(column).distinct()) if whole_key(v) == key]
 
 
 def stored_event_games(engine: Engine, choice: EventChoice) -> list[EventGame]:
@@ -51,10 +52,10 @@ def stored_events(engine: Engine, limit: int | None = None) -> list[tuple[str, i
     for name, year, n in rows:
         if name is None:  # a NULL event is not selected; for the type checker
             continue
-        spelling, most, games = found.get((name_key(name), year), (name, 0, 0))
+        spelling, most, games = found.get((whole_key(name), year), (name, 0, 0))
         if int(n) > most or (int(n) == most and name < spelling):
             spelling, most = name, int(n)
-        found[name_key(name), year] = (spelling, most, games + int(n))
+        found[whole_key(name), year] = (spelling, most, games + int(n))
     ranked = sorted(
         ((spelling, year, games) for (_, year), (spelling, _, games) in found.items()),
         key=lambda e: (-e[2], e[0].casefold(), e[1] or 0),

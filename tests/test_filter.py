@@ -46,6 +46,19 @@ CASES: list[tuple[Criteria, list[int]]] = [
     (Criteria(white="wyllie*"), [1, 8]),  # with *: the whole name, "J. Wyllie" is not
     (Criteria(event="*18??*"), []),  # ? is a plain character
     (Criteria(event="m*1*"), [1, 2, 3, 7]),  # Manchester 1841, Match 1872, Moscow 1998
+    # after "=", the whole tag, spaces around it and case aside
+    (Criteria(event="=match 1872"), [2, 3]),
+    (Criteria(event="=Match"), []),
+    (Criteria(site="= Manchester "), [1]),
+    (Criteria(player="=wyllie"), [9]),
+    (Criteria(white="=WYLLIE, J."), [1, 8]),
+    (
+        Criteria(
+            player="=wyllie, j.",
+            aliases=Aliases([("J. Wyllie", "Wyllie, J."), ("Wyllie", "Wyllie, J.")]),
+        ),
+        [1, 2, 3, 8, 9],
+    ),
     (Criteria(site="amster"), [4]),
     (Criteria(date_from=1870, date_to=1980), [2, 4, 5]),
     (Criteria(date_from=1977), [5, 7]),
@@ -118,6 +131,21 @@ def hand_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     engine = open_database(str(tmp_path_factory.mktemp("hand") / "hand.db"))
     import_paths(engine, [HAND])
     yield engine
+    engine.dispose()
+
+
+def test_a_whole_name_is_compared_with_unicode_case_folding(tmp_path: Path) -> None:
+    # SQL's lower() leaves "É" and "ß" as they are; the whole name is compared as the
+    # standings compare events, the database as the files
+    path = tmp_path / "names.pdn"
+    events = ["Straße", "STRASSE Open", "Été 1990", "ÉTÉ 1990 "]
+    path.write_text("".join(f'[Event "{e}"]\n[Result "*"]\n1. 11-15 *\n\n' for e in events))
+    engine = open_database(str(tmp_path / "names.db"))
+    import_paths(engine, [path])
+    for text, games in (("=strasse", [0]), ("=été 1990", [2, 3]), ("=Open", [])):
+        found = [n for n, g in enumerate(read_games(path)) if Criteria(event=text).matches(g, None)]
+        stored = sorted(find_games(engine, GameFilter(event=text), limit=None)["index"] - 1)
+        assert found == stored == games, text
     engine.dispose()
 
 

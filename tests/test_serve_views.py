@@ -247,3 +247,19 @@ def test_every_view_parameter_is_checked(
     code, _, body = fetch(served["url"] + path[1:])
     assert code == status
     assert says in json.loads(body)["error"]
+
+
+def test_a_players_games_in_an_event_are_those_of_its_standings(page: Page) -> None:
+    # "Edinburgh 1847, game 1" is a part of the names of games 10 to 16: the link to a player's
+    # games asks for the whole name, and finds the one game the standings count
+    page.open("#/event?event=Edinburgh+1847,+game+1")
+    page.tab.wait_for_selector('#event-result[aria-busy="false"]')
+    [first, second] = shown_rows(page, "#standings-table")
+    assert (first[1], first[2], second[2]) == ("Anderson, A.", "1", "1")
+    page.tab.click("#standings-table a:text-is('Anderson, A.')")
+    page.tab.wait_for_selector("#games-count:has-text('of 1')")
+    events = [row[2] for row in shown_rows(page, "#games-table")]
+    assert events == ["Edinburgh 1847, game 1"]
+    # the server's alias file names him Andrew Anderson; the games view matches players so
+    assert page.tab.input_value("#search [name=player]") == "=Andrew Anderson"
+    assert page.tab.input_value("#search [name=event]") == "=Edinburgh 1847, game 1"

@@ -248,7 +248,7 @@ def make_app(
         choice = EventChoice(p.text("event"), p.text("site"), p.integer("year", range(0, 10000)))
         if choice == EventChoice():
             raise BadParameter("say which event: parameter 'event', 'site' or 'year'")
-        return JSONResponse(event.event(engine, choice))
+        return JSONResponse(event.event(engine, choice, aliases))
 
     def events(request: Request) -> Response:
         Params(request, set())

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from pdn.archive.players import Aliases
 from pdn.archive.standings import EventChoice, points_text, standings
 from pdn.db.standings import stored_event_games, stored_events
 
@@ -17,10 +18,23 @@ class NoEvent(LookupError):
     """No stored game belongs to the event asked for."""
 
 
-def event(engine: Engine, choice: EventChoice) -> dict[str, Any]:
+def games_search(player: str, choice: EventChoice, aliases: Aliases | None) -> dict[str, str]:
+    """The games view's search for *player*'s games in the event: whole names (``=``, as the
+    standings tell events apart, not the names that contain them), the player under the name
+    *aliases* give him (as the games view matches players)."""
+    name = aliases.name(player) if aliases else player
+    search = {"player": f"={name}"}
+    search |= {k: f"={v}" for k, v in (("event", choice.event), ("site", choice.site)) if v}
+    if choice.year is not None:
+        search |= {"from": str(choice.year), "to": str(choice.year)}
+    return search
+
+
+def event(engine: Engine, choice: EventChoice, aliases: Aliases | None = None) -> dict[str, Any]:
     """The standings of the event *choice* says: each player's line best first, with the points
-    as numbers and as `pdn stats event` writes them in a table (``2½``), and the crosstable by
-    rank (``x`` on the diagonal, None where two players did not meet)."""
+    as numbers and as `pdn stats event` writes them in a table (``2½``), the crosstable by rank
+    (``x`` on the diagonal, None where two players did not meet), and the search for the
+    player's games (:func:`games_search`)."""
     games = stored_event_games(engine, choice)
     if not games:
         raise NoEvent("no game of that event")
@@ -37,6 +51,7 @@ def event(engine: Engine, choice: EventChoice) -> dict[str, Any]:
                           ("head_to_head", e.head_to_head))},
                 "against": [None if c == "" else c if isinstance(c, str) else points_text(c)
                             for c in cross],
+                "games_search": games_search(e.player, choice, aliases),
             }
         )  # fmt: skip
     return {

@@ -3,7 +3,9 @@
 
 Text criteria (players, event, site) match when the text occurs in the tag, case aside, every
 character taken literally; a text with ``*`` is a pattern the whole tag must match (``*`` any
-run of characters). With an alias file the players are matched under the names it gives them.
+run of characters); a text after ``=`` is the whole tag, spaces around it and case aside (as
+the standings tell events apart: :func:`whole_key`). With an alias file the players are matched
+under the names it gives them.
 Positions (``moves``, ``fen``, ``material``, ``pattern``) are looked for in the main line as
 replayed: the start position and the position after each ply, up to the first
 illegal move of an invalid game.
@@ -54,11 +56,20 @@ def result_matches(game: Game, variant: str | None, result: str) -> bool:
     return game.result == result.strip()
 
 
+def whole_key(value: str | None) -> str:
+    """What a tag is compared by as a whole: without case (Unicode's case folding) and
+    surrounding spaces."""
+    return (value or "").strip().casefold()
+
+
 def text_matches(value: str | None, text: str) -> bool:
     """Whether *text* occurs in *value*, case aside; with ``*``, whether *value* matches the
-    pattern *text* (``*`` any run of characters)."""
+    pattern *text* (``*`` any run of characters); after ``=``, whether *value* is the rest of
+    *text* (:func:`whole_key`)."""
     if value is None:
         return False
+    if text.startswith("="):
+        return whole_key(value) == whole_key(text[1:])
     low, want = value.lower(), text.lower()
     if "*" not in want:
         return want in low

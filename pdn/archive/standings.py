@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from pdn.archive.criteria import whole_key
 from pdn.archive.identity import Same, game_identity
 from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, no_index, replay_paths
@@ -52,14 +53,8 @@ class EventChoice:
         )
 
 
-def name_key(value: str | None) -> str:
-    """What an Event or Site tag is compared by: without case (Unicode's case folding) and
-    surrounding spaces."""
-    return (value or "").strip().casefold()
-
-
 def _same(wanted: str | None, value: str | None) -> bool:
-    return wanted is None or name_key(value) == name_key(wanted)
+    return wanted is None or whole_key(value) == whole_key(wanted)
 
 
 @dataclass(slots=True)

@@ -64,12 +64,6 @@ function showEvents() {
     : "No game of the database names its event.";
 }
 
-// The games of a player in the event, as the games view searches them
-function gamesOf(player, data) {
-  const asked = { player, event: data.event, site: data.site, from: data.year, to: data.year };
-  return new URLSearchParams(Object.entries(asked).filter(([, v]) => v !== null && v !== undefined));
-}
-
 function showStandings(data) {
   const which = [data.event, data.site, data.year].filter((v) => v !== null && v !== undefined).join(" · ");
   const unfinished = data.unfinished ? `; ${data.unfinished} without a result, not counted` : "";
@@ -82,7 +76,7 @@ function showStandings(data) {
     ...data.entries.map((e) =>
       el("tr", {},
         el("td", { class: "num" }, e.rank),
-        el("td", {}, el("a", { href: `#/games?${gamesOf(e.player, data)}` }, e.player)),
+        el("td", {}, el("a", { href: `#/games?${new URLSearchParams(e.games_search)}` }, e.player)),
         ...[e.games, e.wins, e.draws, e.losses].map((v) => el("td", { class: "num" }, v)),
         ...["points", "sonneborn_berger", "head_to_head"].map((k) => el("td", { class: "num" }, e.shown[k])),
       ),
