@@ -311,6 +311,22 @@ def test_repetition_is_the_only_escape(compiled: bool) -> None:
 
 
 @pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
+def test_a_kept_table_knows_the_count_of_the_moves_rule(compiled: bool) -> None:
+    """FMJD rules (25 moves by kings only, then a draw): three kings beat one in 11 plies from
+    the count's start, but not 7 plies before its end, where Black has defences that reach
+    it (no win in a search of 15 plies). A table kept from the first search held the win under
+    the same position's key and gave it to the second (a win in 11 plies, 30989)."""
+    board = Board("international", "W:WK10,K49,K33:BK6", rules="official")
+    table = Table()
+    first = search(board, Limit(depth=9), bytearray(1), 1, compiled, table)
+    assert first.lines[0].score == WIN - 11
+    board.quiet = 2 * 25 - 7
+    fresh = search(board, Limit(depth=9), bytearray(1), 1, compiled, None)
+    kept = search(board, Limit(depth=9), bytearray(1), 1, compiled, table)
+    assert fresh.lines[0].score == kept.lines[0].score < WIN - 120
+
+
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
 def test_moves_rule_in_the_search(compiled: bool) -> None:
     """International, official rules (FMJD: 25 moves each with only kings moving and nothing
     taken is a draw): three kings win against one, but not when the next quiet move ends the

@@ -76,6 +76,18 @@ static void zobrist_init(void) {
     BLACK_KEY = splitmix(1024 + 1);
 }
 
+/* A node's key in the transposition table (pysearch.py: table_key): the position's hash with the
+ * moves rule's count and, under the Frisian limit, each side's idle king moves in a row. */
+static uint64_t table_key(const Engine *e, uint64_t h, int quiet, const int runs[2]) {
+    uint64_t key = h ^ splitmix(4096 + (uint64_t)quiet);
+    if (e->king_run) {
+        int w = runs[0] < S_KING_RUN ? runs[0] : S_KING_RUN;
+        int b = runs[1] < S_KING_RUN ? runs[1] : S_KING_RUN;
+        key ^= splitmix(8192 + (uint64_t)(4 * w + b));
+    }
+    return key;
+}
+
 static uint64_t zobrist(const Pos *p) {
     uint64_t h = p->turn ? BLACK_KEY : 0;
     const bb boards[4] = {p->men[0], p->kings[0], p->men[1], p->kings[1]};
@@ -270,8 +282,9 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
         if (l->failed) return e->failed = e->aborted = 1, 0;
         bar_idle_kings(e, p, runs, l);
         if (!l->n) return ply - S_WIN;
-        const TTEntry *t = &e->tt[h & e->mask];
-        if (t->key == h) {
+        uint64_t key = table_key(e, h, quiet, runs);
+        const TTEntry *t = &e->tt[key & e->mask];
+        if (t->key == key) {
             tt_move = t->move;
             if (beta - alpha == 1 && t->depth >= depth) {
                 int score = t->score;
@@ -345,8 +358,9 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
             stored += ply;
         else if (stored < S_MAX_PLY - S_WIN)
             stored -= ply;
-        TTEntry *t = &e->tt[h & e->mask];
-        t->key = h;
+        uint64_t key = table_key(e, h, quiet, runs);
+        TTEntry *t = &e->tt[key & e->mask];
+        t->key = key;
         t->depth = (int8_t)depth;
         t->flag = (uint8_t)flag;
         t->score = (int16_t)stored;

@@ -5,8 +5,9 @@ Iterative deepening over a principal variation search (negamax alpha-beta, the f
 the full window, the others with a null window and searched again when they beat it):
 
 - a transposition table of ``2 ** TT_BITS`` entries indexed by the position's Zobrist hash
-  (always replaced; probed and written where depth > 0; its bound cuts off outside the
-  principal variation only), fresh or kept from the engine's searches before (a game's);
+  with the counts of the draw rules (:func:`table_key`; always replaced; probed and written
+  where depth > 0; its bound cuts off outside the principal variation only), fresh or kept
+  from the engine's searches before (a game's);
 - captures searched to quiet positions (at depth 0 a position with a capture goes on with its
   captures; under the house rule, where capturing is optional, the side to move may also stand
   on the evaluation); a quiet position at depth 0 where the other side could capture gets one
@@ -61,6 +62,19 @@ def _splitmix(x: int) -> int:
 
 _ZOBRIST = tuple(tuple(_splitmix(p * 256 + s + 1) for s in range(256)) for p in range(4))
 _BLACK_KEY = _splitmix(1024 + 1)
+_QUIET_SEED, _RUNS_SEED = 4096, 8192  # the table's key: the counts of the rules, see table_key
+
+
+def table_key(h: int, quiet: int, runs: tuple[int, int] | None) -> int:
+    """A node's key in the transposition table: its position's hash *h* with the plies counted
+    towards the moves rule and, where the Frisian limit holds (*runs* not None), each side's
+    idle king moves in a row (up to the limit). Both decide what the node is worth: a win 11
+    plies away is a draw where the moves rule ends the game in 7 (FMJD Annex 1, art. 6: 25
+    moves by kings only)."""
+    key = h ^ _splitmix(_QUIET_SEED + quiet)
+    if runs is not None:
+        key ^= _splitmix(_RUNS_SEED + 4 * min(runs[0], KING_RUN) + min(runs[1], KING_RUN))
+    return key
 
 
 def zobrist(pos: Position) -> int:
@@ -111,7 +125,7 @@ class Result:
     seconds: float
 
 
-TTable = dict[int, tuple[int, int, int, int, int]]  # index: (hash, depth, flag, score, move)
+TTable = dict[int, tuple[int, int, int, int, int]]  # index: (key, depth, flag, score, move)
 
 
 class _Abort(Exception):
@@ -223,8 +237,9 @@ class _Search:
             moves = _moves(pos, self.s, runs)
             if not moves:
                 return ply - WIN
-            entry = self.tt.get(h & self.mask)
-            if entry is not None and entry[0] == h:
+            key = table_key(h, quiet, runs if self.s.king_run else None)
+            entry = self.tt.get(key & self.mask)
+            if entry is not None and entry[0] == key:
                 _, e_depth, flag, score, tt_move = entry
                 if beta - alpha == 1 and e_depth >= depth:
                     if score > WIN - MAX_PLY:
@@ -285,7 +300,8 @@ class _Search:
                 stored += ply
             elif stored < MAX_PLY - WIN:
                 stored -= ply
-            self.tt[h & self.mask] = (h, depth, flag, stored, best_i)
+            key = table_key(h, quiet, runs if self.s.king_run else None)
+            self.tt[key & self.mask] = (key, depth, flag, stored, best_i)
         return best
 
     def order(self, moves: list[Move], tt_move: int, ply: int, turn: int) -> list[int]:
