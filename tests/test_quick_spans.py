@@ -96,6 +96,14 @@ def test_two_workers_give_what_one_gives(archive: Path, command: str) -> None:
         )
 
 
+def test_progress_tells_each_game_once_where_seams_move(archive: Path) -> None:
+    told: list[tuple[int, int]] = []
+    reports = list(validate_paths([archive], workers=2, progress=lambda g, b: told.append((g, b))))
+    assert False in seams_held(archive, quick_spans(archive, 20))
+    assert sum(g for g, _ in told) == len(reports) == 575
+    assert sum(b for _, b in told) == archive.stat().st_size
+
+
 def test_syntax_errors_are_numbered_in_the_file(archive: Path) -> None:
     reports = list(validate_paths([archive], workers=2))
     broken = [r for r in reports if r.syntax_error]

@@ -184,10 +184,14 @@ def replay_tasks(
         for task, done in run_tasks(work, tasks, runner, told):
             if moved is not None and not task.first:
                 if moved.at is None or _span(task).end <= moved.at:
+                    if progress is not None:  # its games were told as they were done
+                        progress(-len(done.results), 0)
                     continue  # its games were read with the task before
                 if moved.at != _span(task).start:
-                    task = _read_from(task, moved)
+                    task, passed = _read_from(task, moved), len(done.results)
                     done = work(task)
+                    if progress is not None:
+                        progress(len(done.results) - passed, 0)
             moved = done.ended if done.ended and done.ended.at != _span(task).end else None
             if moved is not None:
                 task = _covering(task, moved)
