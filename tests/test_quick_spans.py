@@ -315,3 +315,35 @@ def test_a_seam_moved_to_a_tag_missing_its_bracket_warns_once(
     two = [(r.index, [w.message for w in r.warnings]) for r in validate_paths([path], workers=2)]
     assert two == one
     assert [i for i, w in one if w] == list(range(2, 301, 3))
+
+
+def test_a_span_never_starts_at_a_tag_joined_to_a_lone_bracket(tmp_path: Path) -> None:
+    # '[' alone on its line, the tag on the next: a read from the tag's line would not see the
+    # bracket and warn of a tag without its '[' where a whole read does not
+    game = '[\nEvent "g{n}"]\n[Result "1-0"]\n1. 32-28 19-23 2. 28x19 14x23 1-0\n\n'
+    path = tmp_path / "lone.pdn"
+    path.write_text("".join(game.format(n=n) for n in range(40)))
+
+    def warned(games: Iterator[Any]) -> list[tuple[int, str]]:
+        return [(g.source.line, w.message) for g in games for w in g.warnings]
+
+    whole = warned(read_games(path))
+    assert all("without its" not in m for _, m in whole)
+    spans = pdn.read.reader.game_spans(path, 4)  # one: no game starts where a span may
+    assert warned(g for s in spans for g in read_games(path, span=s)) == whole
+    assert warned(iter(quick_spans_read(path, quick_spans(path, 4)))) == whole
+
+
+def test_a_game_too_large_keeps_the_warning_of_its_tag_line(tmp_path: Path) -> None:
+    moves = "1. 32-28 19-23 2. 28x19 14x23\n" * 60
+    path = tmp_path / "big.pdn"
+    path.write_text(
+        '[Event "a"]\n[Result "1-0"]\n1. 32-28 19-23 1-0\n\n'
+        f'Event "b"]\n[Result "1-0"]\n{moves}1-0\n'
+    )
+    [small, big] = read_games(path, max_game_bytes=1500)
+    assert big.syntax_error is not None and "too large" in big.syntax_error.message
+    assert [(w.line, w.message) for w in big.warnings] == [
+        (5, """tag without its '[' read as '[Event "b"]'""")
+    ]
+    assert small.warnings == []

@@ -166,11 +166,13 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                         buf.append(data)
                         offsets.append(offset)
                 continue
+            joined = False  # the line was joined to a lone "[" before it: no span starts here
             if bracket_line:
                 if stripped[0] == 91:  # [
                     warnings.append((bracket_line, "stray '[' skipped"))
                 else:
                     data = stripped = b"[" + stripped
+                    joined = True
                 bracket_line = 0
             if in_comment:
                 if blank and stripped[0] == 91 and TAG_PAIR_LINE.match(stripped):
@@ -221,7 +223,7 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                     warnings.append(late)
             if not buf and not over:
                 start = number
-                tag_start = bool(TAG_PAIR_LINE.match(stripped))
+                tag_start = not joined and bool(TAG_PAIR_LINE.match(stripped))
             if simple_tag:
                 ended = False  # a game has begun
             else:

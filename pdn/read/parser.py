@@ -417,6 +417,7 @@ class GameReader:
             f"of {self.limit:,}; passed over unread"
         )
         game.syntax_error = PdnSyntaxError(self.name, chunk.line, 1, source.index, "", [], message)
+        game.warnings = [located(line, None, message) for line, message in chunk.warnings]
         return game
 
     # -- errors and warnings --------------------------------------------------------------------
