@@ -133,7 +133,7 @@ class BuiltinEngine(Closing):
     name = "pdn builtin"
     # the package's version and the search's revision, raised whenever the same limit can give
     # other scores (stored analyses are labelled with it, and a label already stored is done)
-    version = f"{pdn.__version__}+search2"
+    version = f"{pdn.__version__}+search3"
 
     def __init__(self, compiled: bool | None = None) -> None:
         self._compiled = compiled
