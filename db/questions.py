@@ -118,9 +118,10 @@ def _matches(column: SQLCoreOperations[str | None], text: str) -> ColumnElement[
 def _text(engine: Engine, column: SQLCoreOperations[str | None], text: str) -> ColumnElement[bool]:
     """*column* meets the text criterion *text* (:func:`pdn.archive.criteria.text_matches`): in
     SQL (:func:`_matches`); after ``=``, the column's values it names, found in Python (SQL's
-    lower() folds only ASCII letters, and trim() only spaces)."""
+    lower() folds only ASCII letters, and trim() only spaces; a NUL sought as stored)."""
     if not text.startswith("="):
         return _matches(column, text)
+    text = text.replace("\x00", NUL_SHOWN)
     with engine.connect() as conn:
         values = conn.execute(select(column).distinct()).scalars().all()
     return column.in_([v for v in values if text_matches(v, text)])

@@ -138,11 +138,11 @@ def test_a_whole_name_is_compared_with_unicode_case_folding(tmp_path: Path) -> N
     # SQL's lower() leaves "É" and "ß" as they are; the whole name is compared as the
     # standings compare events, the database as the files
     path = tmp_path / "names.pdn"
-    events = ["Straße", "STRASSE Open", "Été 1990", "ÉTÉ 1990 "]
+    events = ["Straße", "STRASSE Open", "Été 1990", "ÉTÉ 1990 ", "A\x00B"]  # a NUL stored as ␀
     path.write_text("".join(f'[Event "{e}"]\n[Result "*"]\n1. 11-15 *\n\n' for e in events))
     engine = open_database(str(tmp_path / "names.db"))
     import_paths(engine, [path])
-    for text, games in (("=strasse", [0]), ("=été 1990", [2, 3]), ("=Open", [])):
+    for text, games in (("=strasse", [0]), ("=été 1990", [2, 3]), ("=Open", []), ("=a\x00b", [4])):
         found = [n for n, g in enumerate(read_games(path)) if Criteria(event=text).matches(g, None)]
         stored = sorted(find_games(engine, GameFilter(event=text), limit=None)["index"] - 1)
         assert found == stored == games, text

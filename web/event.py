@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import Engine
@@ -18,12 +19,13 @@ class NoEvent(LookupError):
     """No stored game belongs to the event asked for."""
 
 
-def games_search(player: str, choice: EventChoice, aliases: Aliases | None) -> dict[str, str]:
+def games_search(player: str, choice: EventChoice) -> dict[str, str] | None:
     """The games view's search for *player*'s games in the event: whole names (``=``, as the
-    standings tell events apart, not the names that contain them), the player under the name
-    *aliases* give him (as the games view matches players)."""
-    name = aliases.name(player) if aliases else player
-    search = {"player": f"={name}"}
+    standings tell events apart, not the names that contain them); None for an unknown player
+    (``?``: White or Black missing or unknown)."""
+    if player == "?":
+        return None
+    search = {"player": f"={player}"}
     search |= {k: f"={v}" for k, v in (("event", choice.event), ("site", choice.site)) if v}
     if choice.year is not None:
         search |= {"from": str(choice.year), "to": str(choice.year)}
@@ -31,13 +33,17 @@ def games_search(player: str, choice: EventChoice, aliases: Aliases | None) -> d
 
 
 def event(engine: Engine, choice: EventChoice, aliases: Aliases | None = None) -> dict[str, Any]:
-    """The standings of the event *choice* says: each player's line best first, with the points
-    as numbers and as `pdn stats event` writes them in a table (``2½``), the crosstable by rank
-    (``x`` on the diagonal, None where two players did not meet), and the search for the
-    player's games (:func:`games_search`)."""
+    """The standings of the event *choice* says: each player's line best first (under the name
+    *aliases* give him, if any), with the points as numbers and as `pdn stats event` writes them
+    in a table (``2½``), the crosstable by rank (``x`` on the diagonal, None where two players
+    did not meet), and the search for the player's games (:func:`games_search`)."""
     games = stored_event_games(engine, choice)
     if not games:
         raise NoEvent("no game of that event")
+    if aliases is not None:  # the players as the page matches them: one line for each
+        games = [
+            replace(g, white=aliases.name(g.white), black=aliases.name(g.black)) for g in games
+        ]
     table = standings(games)
     entries = []
     for e, cross in zip(table.entries, table.crosstable(), strict=True):
@@ -51,7 +57,7 @@ def event(engine: Engine, choice: EventChoice, aliases: Aliases | None = None) -
                           ("head_to_head", e.head_to_head))},
                 "against": [None if c == "" else c if isinstance(c, str) else points_text(c)
                             for c in cross],
-                "games_search": games_search(e.player, choice, aliases),
+                "games_search": games_search(e.player, choice),
             }
         )  # fmt: skip
     return {

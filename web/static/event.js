@@ -76,7 +76,7 @@ function showStandings(data) {
     ...data.entries.map((e) =>
       el("tr", {},
         el("td", { class: "num" }, e.rank),
-        el("td", {}, el("a", { href: `#/games?${new URLSearchParams(e.games_search)}` }, e.player)),
+        el("td", {}, e.games_search ? el("a", { href: `#/games?${new URLSearchParams(e.games_search)}` }, e.player) : e.player),
         ...[e.games, e.wins, e.draws, e.losses].map((v) => el("td", { class: "num" }, v)),
         ...["points", "sonneborn_berger", "head_to_head"].map((k) => el("td", { class: "num" }, e.shown[k])),
       ),
