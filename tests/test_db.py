@@ -235,7 +235,7 @@ def test_workers_write_the_same_database(
 def test_a_file_cut_into_spans_is_written_in_batches_of_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # the 460 games of the file (161 kB) in 22 spans (17 parts, the last two's bytes in
+    # the 460 games of the file (161 kB) in 23 spans (17 parts, the last two's bytes in
     # quarters): into SQLite, the parent writes batches of 200 games across spans (a batch per
     # span made a commit per span)
     monkeypatch.setattr(pdn.archive.parallel, "SPAN_BYTES", 10_000)
@@ -250,7 +250,7 @@ def test_a_file_cut_into_spans_is_written_in_batches_of_the_file(
     path = corpus_dir() / "russian" / "migo-World_Championship_1998.pdn"
     engine = open_database(str(tmp_path / "x.db"))
     stats = import_paths(engine, [path], workers=2, batch=200)
-    assert len(pdn.archive.parallel.file_tasks([path], 2, lambda _: None)) == 22
+    assert len(pdn.archive.parallel.file_tasks([path], 2, lambda _: None)) == 23
     assert written == [200, 200, 60]
     assert (stats.games, stats.added + stats.copies, stats.files) == (460, 460, 1)
     engine.dispose()

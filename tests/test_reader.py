@@ -574,18 +574,31 @@ def test_quick_spans_read_on_past_their_ends_give_the_whole_file(
 def test_the_last_parts_of_a_file_are_cut_finer() -> None:
     """With workers, a file's last spans are a quarter of the others, so that the workers that
     take them in turn end nearly together."""
-    assert [span_steps(1000, 10, 2)(at) for at in (0, 799, 800, 999)] == [100, 100, 25, 25]
+    # a whole step until it would run past the last two parts' bytes (800 on), then a quarter
+    steps = [span_steps(1000, 10, 2)(at) for at in (0, 700, 750, 799, 800, 999)]
+    assert steps == [100, 100, 50, 25, 25, 25]
     game = '[Event "g{n:03}"]\n[Result "1-0"]\n1. 32-28 19-23 1-0\n\n'  # 50 bytes
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "g.pdn"
         path.write_text("".join(game.format(n=n) for n in range(400)))  # 20,000 bytes
-        # steps of 2,500 bytes, then of 625 from 15,000 on; a cut is at a game's start, at the
+        # steps of 2,500 bytes up to 15,000, then of 625; a cut is at a game's start, at the
         # step (game_spans) or at the first game starting after the line the step falls in
         fine = [s.end - s.start for s in game_spans(path, 8, finer=2)]
         assert fine == [2500] * 6 + [650] * 7 + [450]
         quick = [s.end - s.start for s in quick_spans(path, 8, finer=2)]
-        assert quick == [2550] * 6 + [650] * 7 + [150]
+        assert quick == [2550] * 5 + [2300] + [650] * 7 + [400]  # 12,750 + 2,250: 15,050
         assert len(quick_spans(path, 8)) == len(game_spans(path, 8)) == 8
+
+
+def test_spans_counted_in_a_file_that_grew_stop_where_it_was_sized() -> None:
+    game = '[Event "g{n:03}"]\n[Result "1-0"]\n1. 32-28 19-23 1-0\n\n'  # 50 bytes
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.pdn"
+        path.write_text("".join(game.format(n=n) for n in range(400)))  # sized at 10,000
+        spans = game_spans(path, 8, upto=10_000)
+        assert spans[-1].end == 10_000 and all(s.start < s.end for s in spans)
+        events = [g.event for s in spans for g in read_games(path, span=s)]
+        assert events == [f"g{n:03}" for n in range(200)]
 
 
 def test_a_seam_in_a_comment_moves() -> None:

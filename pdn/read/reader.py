@@ -97,8 +97,8 @@ def span_steps(size: int, parts: int, finer: int = 0) -> Callable[[int], int]:
     ranges: a *parts*'th, and a FINER'th of that over the last *finer* parts' bytes (workers
     that take the ranges in turn then end nearly together)."""
     step = max(1, size // max(1, parts))
-    fine = size - finer * step
-    return lambda at: step if at < fine else max(1, step // FINER)
+    fine, small = size - finer * step, max(1, step // FINER)
+    return lambda at: min(step, max(fine - at, small))  # a whole step does not run past fine
 
 
 def game_spans(
@@ -124,6 +124,8 @@ def game_spans(
         reader = GameReader(shown_name(path), family, True, limit)
         for chunk in game_chunks(binary_lines(fh, limit, encoding=family), 1, limit):
             at = chunk.offsets[0] if chunk.offsets else 0
+            if at >= size:  # past *upto*: the file grew since
+                break
             index = reader.index
             games = [s.game for s in reader.read(chunk) if s.game is not None]  # counted
             far = at - spans[-1].start >= step(spans[-1].start)
