@@ -317,9 +317,10 @@ def test_a_seam_moved_to_a_tag_missing_its_bracket_warns_once(
     assert [i for i, w in one if w] == list(range(2, 301, 3))
 
 
-def test_a_span_never_starts_at_a_tag_joined_to_a_lone_bracket(tmp_path: Path) -> None:
+def test_a_span_starts_at_the_lone_bracket_that_opens_a_game(tmp_path: Path) -> None:
     # '[' alone on its line, the tag on the next: a read from the tag's line would not see the
-    # bracket and warn of a tag without its '[' where a whole read does not
+    # bracket and warn of a tag without its '[' where a whole read does not; the game's chunk
+    # starts at the '[' instead, so such a file is still cut
     game = '[\nEvent "g{n}"]\n[Result "1-0"]\n1. 32-28 19-23 2. 28x19 14x23 1-0\n\n'
     path = tmp_path / "lone.pdn"
     path.write_text("".join(game.format(n=n) for n in range(40)))
@@ -329,9 +330,36 @@ def test_a_span_never_starts_at_a_tag_joined_to_a_lone_bracket(tmp_path: Path) -
 
     whole = warned(read_games(path))
     assert all("without its" not in m for _, m in whole)
-    spans = pdn.read.reader.game_spans(path, 4)  # one: no game starts where a span may
+    spans = pdn.read.reader.game_spans(path, 4)  # at the lone "[" of a game
+    assert len(spans) == 4 and all(path.read_bytes()[s.start] == ord("[") for s in spans)
     assert warned(g for s in spans for g in read_games(path, span=s)) == whole
-    assert warned(iter(quick_spans_read(path, quick_spans(path, 4)))) == whole
+    quick = quick_spans(path, 4)  # cut at [Result: each read goes on to the next game's "["
+    for span in quick[:-1]:
+        seam = Seam()
+        list(read_games(path, span=span, seam=seam))
+        assert seam.at is not None and path.read_bytes()[seam.at] == ord("[")
+    assert warned(iter(quick_spans_read(path, quick))) == whole
+
+
+def test_a_lone_bracket_at_the_end_of_a_span_is_told(tmp_path: Path) -> None:
+    path = tmp_path / "stray.pdn"
+    path.write_text('[Event "a"]\n1. 32-28 1-0\n\n[\n[Event "b"]\n1. 32-28 1-0\n')
+    spans = pdn.read.reader.game_spans(path, 2)
+    assert [(s.start, s.end) for s in spans] == [(0, 28), (28, 53)]  # the "[" ends the first
+    for games in (read_games(path), (g for s in spans for g in read_games(path, span=s))):
+        told = [(g.event, [(w.line, w.message) for w in g.warnings]) for g in games]
+        assert told == [("a", [(4, "stray '[' skipped")]), ("b", [])]
+
+
+def test_counted_spans_judge_no_line_past_the_size_read(tmp_path: Path) -> None:
+    # sized at 55 bytes, then grown: the first game and 7 bytes of the second's first line
+    game = '[Event "g{n}"]\n[Result "1-0"]\n1. 32-28 19-23 1-0\n\n'  # 48 bytes
+    path = tmp_path / "grew.pdn"
+    path.write_text(game.format(n=0) + game.format(n=1))
+    spans = pdn.read.reader.game_spans(path, 2, upto=55)
+    assert [(s.start, s.end) for s in spans] == [(0, 55)]
+    [g] = read_games(path, span=spans[0])
+    assert [w.message for w in g.warnings] == ['text outside any game skipped: "[Event"']
 
 
 def test_a_game_too_large_keeps_the_warning_of_its_tag_line(tmp_path: Path) -> None:

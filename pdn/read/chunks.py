@@ -105,6 +105,7 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
     blank = False  # a blank line since, inside an open comment
     depth = 0
     bracket_line = 0  # a lone "[" waiting for its tag
+    bracket_offset = bracket_size = 0  # where it is, and its bytes with the line end
     tag_start = False
 
     def chunk() -> Chunk:
@@ -166,13 +167,13 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                         buf.append(data)
                         offsets.append(offset)
                 continue
-            joined = False  # the line was joined to a lone "[" before it: no span starts here
+            joined = 0  # the line of a lone "[" this line is joined to
             if bracket_line:
                 if stripped[0] == 91:  # [
                     warnings.append((bracket_line, "stray '[' skipped"))
                 else:
                     data = stripped = b"[" + stripped
-                    joined = True
+                    joined = bracket_line
                 bracket_line = 0
             if in_comment:
                 if blank and stripped[0] == 91 and TAG_PAIR_LINE.match(stripped):
@@ -184,7 +185,7 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                 first = stripped[0]
                 if first == 91:  # [
                     if stripped == b"[":
-                        bracket_line = number
+                        bracket_line, bracket_offset, bracket_size = number, offset, len(data) + 1
                         if not buf and not over:
                             start, tag_start = number, False
                         if not over:
@@ -216,9 +217,17 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                         # a line of moves that ends with tags ("0-1[Event ...]") opens the next game
                         movetext = not (stripped[-1] == 93 and _TAG_BYTES.search(stripped))
                 if boundary and (buf or over):
+                    lone = bool(joined) and not over and len(buf) > 1
+                    if lone:  # the lone "[" opens the new chunk, so a span may start there
+                        buf.pop()
+                        offsets.pop()
+                        size -= bracket_size
                     yield chunk()
                     buf, offsets, warnings, size, over = [], [], [], 0, False
                     depth, ended = 0, False
+                    if lone:
+                        buf, offsets, size = [b""], [bracket_offset], bracket_size
+                        start, tag_start = joined, bool(TAG_PAIR_LINE.match(stripped))
                 if late:
                     warnings.append(late)
             if not buf and not over:
@@ -254,7 +263,9 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
             if size > limit:
                 over = True
                 _overflow(buf, offsets)
-    if over or any(line.strip() for line in buf):
+    if bracket_line:  # a lone "[" ends the lines read: no tag for it
+        warnings.append((bracket_line, "stray '[' skipped"))
+    if over or warnings or any(line.strip() for line in buf):
         yield chunk()
 
 

@@ -122,10 +122,9 @@ def game_spans(
         step = span_steps(size, parts, finer)
         spans = [Span(0, size, 1, family)]
         reader = GameReader(shown_name(path), family, True, limit)
-        for chunk in game_chunks(binary_lines(fh, limit, encoding=family), 1, limit):
+        lines = binary_lines(fh, limit, 0, size, family)  # no further than *upto*
+        for chunk in game_chunks(lines, 1, limit):
             at = chunk.offsets[0] if chunk.offsets else 0
-            if at >= size:  # past *upto*: the file grew since
-                break
             index = reader.index
             games = [s.game for s in reader.read(chunk) if s.game is not None]  # counted
             far = at - spans[-1].start >= step(spans[-1].start)
