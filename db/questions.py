@@ -167,7 +167,7 @@ def _player(
 ) -> ColumnElement[bool]:
     if aliases is None:
         return _text(engine, column, text)
-    return column.in_(_written(engine, text, aliases))
+    return column.in_(_written(engine, text.replace("\x00", NUL_SHOWN), aliases))
 
 
 def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[ColumnElement[bool]]:
