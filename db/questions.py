@@ -38,15 +38,15 @@ from sqlalchemy.sql.elements import SQLCoreOperations
 from sqlalchemy.sql.util import ClauseAdapter
 
 from pdn.archive.ballots import three_move_ballots
-from pdn.archive.criteria import RESULT_WORDS, Criteria, text_matches
+from pdn.archive.criteria import RESULT_WORDS, Criteria
 from pdn.archive.openings import OpeningNames, OpeningsError, play_moves
 from pdn.archive.players import Aliases
 from pdn.archive.selection import Pattern
 from pdn.db.analysis import judged_conditions
+from pdn.db.names import player_condition, text_condition
 from pdn.db.positions import every_position, opening_digests, reaching
 from pdn.db.schema import (
     MOVE_TALLIES,
-    NUL_SHOWN,
     OPENING_PLIES_KEPT,
     OPENING_TALLIES,
     PLAYER_TALLIES,
@@ -103,30 +103,6 @@ class GameFilter(Criteria):
     distinct_moves: bool = False
 
 
-def _matches(column: SQLCoreOperations[str | None], text: str) -> ColumnElement[bool]:
-    """Case-insensitive: *text* anywhere in the value, every character literal (``%`` and
-    ``_`` too); with ``*``, a pattern the whole value must match, ``*`` any run of characters.
-    A NUL is sought as stored (:data:`NUL_SHOWN`): SQLite's LIKE ends a pattern at a NUL."""
-    low = func.lower(column)
-    text = text.replace("\x00", NUL_SHOWN)
-    if "*" not in text:
-        return low.contains(text.lower(), autoescape=True)
-    pattern = text.lower().replace("/", "//").replace("%", "/%").replace("_", "/_")
-    return low.like(pattern.replace("*", "%"), escape="/")
-
-
-def _text(engine: Engine, column: SQLCoreOperations[str | None], text: str) -> ColumnElement[bool]:
-    """*column* meets the text criterion *text* (:func:`pdn.archive.criteria.text_matches`): in
-    SQL (:func:`_matches`); after ``=``, the column's values it names, found in Python (SQL's
-    lower() folds only ASCII letters, and trim() only spaces; a NUL sought as stored)."""
-    if not text.startswith("="):
-        return _matches(column, text)
-    text = text.replace("\x00", NUL_SHOWN)
-    with engine.connect() as conn:
-        values = conn.execute(select(column).distinct()).scalars().all()
-    return column.in_([v for v in values if text_matches(v, text)])
-
-
 def result_condition(result: str, of: FromClause | None = None) -> ColumnElement[bool]:
     """Games with *result*: white, black or draw (read for the side that moves first in each
     game's variant: in English 1-0 is a Black win), unknown (no result), first or second (the
@@ -139,14 +115,6 @@ def result_condition(result: str, of: FromClause | None = None) -> ColumnElement
     if word in RESULT_WORDS:
         return c.winner == word
     return c.result == result.strip()
-
-
-def _written(engine: Engine, text: str, aliases: Aliases) -> list[str]:
-    """The player names as written in the database that stand for a player whose name (as the
-    aliases give it) matches *text* (pdn.archive.criteria.text_matches)."""
-    with engine.connect() as conn:
-        names = conn.execute(select(GameRow.white).union(select(GameRow.black))).scalars().all()
-    return sorted(n for n in names if n is not None and text_matches(aliases.name(n), text))
 
 
 def _played_before(cond: list[ColumnElement[bool]]) -> Exists:
@@ -162,33 +130,25 @@ def _played_before(cond: list[ColumnElement[bool]]) -> Exists:
     )
 
 
-def _player(
-    engine: Engine, column: SQLCoreOperations[str | None], text: str, aliases: Aliases | None
-) -> ColumnElement[bool]:
-    if aliases is None:
-        return _text(engine, column, text)
-    return column.in_(_written(engine, text.replace("\x00", NUL_SHOWN), aliases))
-
-
 def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[ColumnElement[bool]]:
     """The conditions of *f* (all but the pattern); *paged*: written for reading a page of games
     in import order."""
     cond = []
     if f.white:
-        cond.append(_player(engine, GameRow.white, f.white, f.aliases))
+        cond.append(player_condition(engine, GameRow.white, f.white, f.aliases))
     if f.black:
-        cond.append(_player(engine, GameRow.black, f.black, f.aliases))
+        cond.append(player_condition(engine, GameRow.black, f.black, f.aliases))
     if f.player:
         cond.append(
             or_(
-                _player(engine, GameRow.white, f.player, f.aliases),
-                _player(engine, GameRow.black, f.player, f.aliases),
+                player_condition(engine, GameRow.white, f.player, f.aliases),
+                player_condition(engine, GameRow.black, f.player, f.aliases),
             )
         )
     if f.event:
-        cond.append(_text(engine, GameRow.event, f.event))
+        cond.append(text_condition(engine, GameRow.event, f.event))
     if f.site:
-        cond.append(_text(engine, GameRow.site, f.site))
+        cond.append(text_condition(engine, GameRow.site, f.site))
     if f.result:
         cond.append(result_condition(f.result))
     if f.date_from is not None:

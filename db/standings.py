@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, Engine, func, select
-from sqlalchemy.orm import InstrumentedAttribute
+from sqlalchemy import Engine, func, select
 
 from pdn.archive.criteria import whole_key
 from pdn.archive.standings import EventChoice, EventGame
+from pdn.db.names import spellings
 from pdn.db.schema import GameRow
-
-
-def _spellings(
-    conn: Connection, column: InstrumentedAttribute[str | None], wanted: str
-) -> list[str | None]:
-    """The values of *column* stored that name *wanted* as EventChoice compares names (in
-    Python: SQL's lower() folds only ASCII letters)."""
-    key = whole_key(wanted)
-    return [v for (v,) in conn.execute(select(column).distinct()) if whole_key(v) == key]
 
 
 def stored_event_games(engine: Engine, choice: EventChoice) -> list[EventGame]:
@@ -26,7 +17,7 @@ def stored_event_games(engine: Engine, choice: EventChoice) -> list[EventGame]:
     with engine.connect() as conn:
         for column, wanted in ((GameRow.event, choice.event), (GameRow.site, choice.site)):
             if wanted is not None:
-                query = query.where(column.in_(_spellings(conn, column, wanted)))
+                query = query.where(column.in_(spellings(conn, column, wanted)))
         if choice.year is not None:
             query = query.where(GameRow.year == choice.year)
         rows = conn.execute(query.order_by(GameRow.place)).all()
