@@ -254,6 +254,7 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
     if (ply && drawn(e, h, quiet, rev)) return 0;
     if (ply >= S_MAX_PLY) return evaluate(e, p);
     int tt_move = -1, best = -S_INF, threat = 0;
+    uint64_t key = 0; /* the node's in the table, where depth > 0 */
     MoveList *l = &e->lists[ply];
     l->n = 0;
     l->nside = 0;
@@ -282,7 +283,7 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
         if (l->failed) return e->failed = e->aborted = 1, 0;
         bar_idle_kings(e, p, runs, l);
         if (!l->n) return ply - S_WIN;
-        uint64_t key = table_key(e, h, quiet, runs);
+        key = table_key(e, h, quiet, runs);
         const TTEntry *t = &e->tt[key & e->mask];
         if (t->key == key) {
             tt_move = t->move;
@@ -358,7 +359,6 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
             stored += ply;
         else if (stored < S_MAX_PLY - S_WIN)
             stored -= ply;
-        uint64_t key = table_key(e, h, quiet, runs);
         TTEntry *t = &e->tt[key & e->mask];
         t->key = key;
         t->depth = (int8_t)depth;

@@ -215,7 +215,7 @@ class _Search:
             return 0
         if ply >= MAX_PLY:
             return evaluate(pos)
-        tt_move = -1
+        tt_move = key = -1  # key: the node's in the table, where depth > 0
         best = -INF
         threat = False
         if depth <= 0:
@@ -300,7 +300,6 @@ class _Search:
                 stored += ply
             elif stored < MAX_PLY - WIN:
                 stored -= ply
-            key = table_key(h, quiet, runs if self.s.king_run else None)
             self.tt[key & self.mask] = (key, depth, flag, stored, best_i)
         return best
 
