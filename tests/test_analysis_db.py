@@ -63,7 +63,7 @@ def test_every_judged_move_is_a_row(analysed: tuple[Path, Path, list[dict[str, o
     moves = [m for r in report for m in r["moves"]]  # type: ignore[attr-defined]
     marks = [m["mark"] for m in moves]
     assert len(report) == 20 and rows == [
-        ("pdn builtin 0.1.0+search3", "depth=2", len(moves), 20, marks.count("blunder"),
+        ("pdn builtin 0.1.0+search4", "depth=2", len(moves), 20, marks.count("blunder"),
          marks.count("mistake"))
     ]  # fmt: skip
     assert len(moves) == sum(r["plies"] for r in report) > 900  # type: ignore[misc]

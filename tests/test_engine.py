@@ -338,3 +338,120 @@ def test_moves_rule_in_the_search(compiled: bool) -> None:
     board.quiet = 2 * 25 - 1
     late = engine.analyse(board, Limit(depth=5))[0]
     assert late.score.relative == Score.of_men(0.0)
+
+
+# the game that brings International's three kings against one to the position below, every
+# move quiet: 30 plies since the material began (found by walking back from the position)
+FMJD_START = "W:WK11,K36,K37:BK47"
+FMJD_WALK = (
+    "37-32 47-24 32-23 24-20 23-28 20-24 36-47 24-13 11-7 13-4 7-34 4-31 34-43 31-26 28-5 "
+    "26-31 43-21 31-18 5-19 18-7 19-8 7-45 47-33 45-40 33-42 40-34 42-33 34-7 8-2 7-16"
+)
+
+
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
+def test_endgame_rule_in_the_search(compiled: bool) -> None:
+    """FMJD Annex 1, art. 6 (3 pieces against a lone king: a draw after 16 moves each): in
+    W:WK2,K21,K33:BK16 White takes the king in three plies. Reached after 30 plies of the same
+    material, two plies remain: the Board draws there, and so does the search, with a fresh
+    table or one kept from a search of the position set up fresh (a win there). The common
+    rules have no such rule: a win."""
+    board = Board("international", FMJD_START, rules="official")
+    for text in FMJD_WALK.split():
+        board.push(text)
+    assert board.fen() == "W:WK2,K21,K33:BK16"
+    ended = board.copy()
+    ended.push("21-17")
+    ended.push("16-11")
+    assert ended.draw is not None and ended.draw.label == "draw-16-moves"
+    assert ended.draw.ply == 32
+
+    table = Table()
+    fresh = Board("international", board.fen(), rules="official")
+    fresh.quiet = board.quiet  # the same count of the moves rule: only the endgame's differs
+    assert search(fresh, Limit(depth=5), bytearray(1), 1, compiled, table).lines[0].score == (
+        WIN - 3
+    )
+    for kept in (None, table):
+        late = search(board, Limit(depth=5), bytearray(1), 1, compiled, kept).lines[0].score
+        assert abs(late) < WIN - 120, kept
+    common = Board("international", FMJD_START, rules="common")
+    for text in FMJD_WALK.split():
+        common.push(text)
+    assert search(common, Limit(depth=5), bytearray(1), 1, compiled).lines[0].score == WIN - 3
+
+
+# endgames whose rules count (rule set "official"): FMJD's 16 and 5 moves, the Russian
+# federation's lone king on the main diagonal (counted by the stronger side's moves) and its 15
+# moves of three kings, KNDB Frisian's 7 moves
+ENDGAMES = [
+    ("international", "W:WK1,K2,K3:BK45"),
+    ("international", "W:WK28,K33:BK50"),
+    ("international", "B:WK47,18:BK4"),
+    ("russian", "W:WKa3,Kc1,Ke1:BKh8"),
+    ("russian", "B:WKa3,Kc1,Ke1:BKd4"),
+    ("russian", "W:WKa3,Kc1,Ke1,Kg1:BKh8"),
+    ("frisian", "W:WK1,K2:BK50"),
+]
+
+
+def _careful_move(board: Board, rng: random.Random) -> None:
+    """Push a random move that leaves the other side no capture, where there is one (the
+    material then lasts long enough for the endgame rules to end the game)."""
+    moves = board.legal_moves
+    safe = []
+    for move in moves:
+        board.push(move)
+        if not any(m.captured for m in board.legal_moves):
+            safe.append(move)
+        board.pop()
+    board.push(rng.choice(safe or moves))
+
+
+def _endgame_walk(variant: str, fen: str, seed: int, plies: int) -> Board:
+    board = Board(variant, fen, rules="official")
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if board.outcome() is not None:
+            break
+        _careful_move(board, rng)
+    return board
+
+
+@pytest.mark.parametrize(("variant", "fen"), ENDGAMES)
+def test_search_counts_the_endgame_rules_as_the_board(variant: str, fen: str) -> None:
+    """Along random games from each endgame, the search's counts (settings, endgame_at,
+    endgame_drawn) draw a position exactly where the Board's endgame rule first does."""
+    from pdn.engine.builtin import settings
+    from pdn.engine.pysearch import endgame_at, endgame_drawn
+    from pdn.rules.draw import Termination
+
+    drawn = 0
+    for seed in range(12):
+        board = Board(variant, fen, rules="official")
+        rng = random.Random(seed)
+        while board.legal_moves:
+            s = settings(board)
+            at = endgame_at(s, board.position)
+            says = at is not None and endgame_drawn(at, board.turn, *s.counts)
+            first = board.draw
+            if first is not None and first.termination is not Termination.ENDGAME:
+                break
+            assert says == (first is not None and first.ply == board.ply), (seed, board.ply)
+            if first is not None:
+                drawn += 1
+                break
+            _careful_move(board, rng)
+    assert drawn >= 2
+
+
+@needs_c
+@pytest.mark.parametrize(("variant", "fen"), ENDGAMES)
+def test_twins_agree_in_endgames(variant: str, fen: str) -> None:
+    """The endgame counts in both searches: same depth, nodes, scores and lines from random
+    points of games in each endgame."""
+    for seed, plies in ((1, 0), (2, 7), (3, 15), (4, 26)):
+        board = _endgame_walk(variant, fen, seed, plies)
+        if board.outcome() is not None:
+            continue
+        assert _summary(board, 6, 1, True) == _summary(board, 6, 1, False), (seed, board.fen())

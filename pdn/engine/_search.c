@@ -17,12 +17,6 @@
 #define S_LMR_DEPTH 3
 enum { TT_EXACT = 0, TT_LOWER = 1, TT_UPPER = 2 };
 
-/* evaluation.py's Tables: per side and square, then the wings and the counts and weights */
-typedef struct {
-    int men[2][MAXSQ], men_end[2][MAXSQ], kings[2][MAXSQ], run[2][MAXSQ];
-    bb cone[2][MAXSQ], left, right;
-    int full, balance, mobility, drawish, drawish_div, tempo;
-} EvalTables;
 
 typedef struct {
     uint64_t key;
@@ -36,10 +30,23 @@ typedef struct {
     bb cap;
 } PvMove;
 
+static uint64_t ZOBRIST[4][256], BLACK_KEY;
+
+static uint64_t splitmix(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+#include "_draws.c"    /* the counts of the draw rules: table_key, the endgame rules */
+#include "_evaluate.c" /* the evaluation and its tables */
+
 typedef struct {
     const Rules *r;
     const EvalTables *ev;
     int repetitions, quiet_limit, man_resets, king_run;
+    EgRules eg; /* the endgame rules */
     uint64_t *keys;
     int nkeys, root_index;
     TTEntry *tt;
@@ -61,31 +68,10 @@ typedef struct {
     int timed, aborted, failed, own_tt; /* own_tt: the table is freed with the engine */
 } Engine;
 
-static uint64_t ZOBRIST[4][256], BLACK_KEY;
-
-static uint64_t splitmix(uint64_t x) {
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
-
 static void zobrist_init(void) {
     for (int p = 0; p < 4; p++)
         for (int s = 0; s < 256; s++) ZOBRIST[p][s] = splitmix((uint64_t)(p * 256 + s + 1));
     BLACK_KEY = splitmix(1024 + 1);
-}
-
-/* A node's key in the transposition table (pysearch.py: table_key): the position's hash with the
- * moves rule's count and, under the Frisian limit, each side's idle king moves in a row. */
-static uint64_t table_key(const Engine *e, uint64_t h, int quiet, const int runs[2]) {
-    uint64_t key = h ^ splitmix(4096 + (uint64_t)quiet);
-    if (e->king_run) {
-        int w = runs[0] < S_KING_RUN ? runs[0] : S_KING_RUN;
-        int b = runs[1] < S_KING_RUN ? runs[1] : S_KING_RUN;
-        key ^= splitmix(8192 + (uint64_t)(4 * w + b));
-    }
-    return key;
 }
 
 static uint64_t zobrist(const Pos *p) {
@@ -101,43 +87,6 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-
-/* One side's value (evaluation.py: _side). */
-static int side_value(const Engine *e, const Pos *p, int c, bb occupied, int phase) {
-    const EvalTables *t = e->ev;
-    bb enemy = bb_or(p->men[!c], p->kings[!c]);
-    int enemy_kings = bb_any(p->kings[!c]);
-    int mid = 0, end = 0, run = 0;
-    FOR_BITS(s, p->men[c], {
-        mid += t->men[c][s];
-        end += t->men_end[c][s];
-        if (t->run[c][s] && !enemy_kings && !bb_any(bb_and(t->cone[c][s], enemy)))
-            run += t->run[c][s];
-    });
-    int value = (mid * phase + end * (t->full - phase)) / t->full + run;
-    value -= t->balance * abs(bb_count(bb_and(p->men[c], t->left)) -
-                              bb_count(bb_and(p->men[c], t->right)));
-    /* king mobility: the kernel's king_quiet_moves (evaluation.py: _mobility) */
-    FOR_BITS(s, p->kings[c],
-             { value += t->kings[c][s] + t->mobility * king_quiet_moves(e->r, occupied, s); });
-    return value;
-}
-
-static int evaluate(const Engine *e, const Pos *p) {
-    const EvalTables *t = e->ev;
-    bb all[2] = {bb_or(p->men[0], p->kings[0]), bb_or(p->men[1], p->kings[1])};
-    bb occupied = bb_or(all[0], all[1]);
-    int phase = bb_count(occupied);
-    if (phase > t->full) phase = t->full;
-    int diff = side_value(e, p, 0, occupied, phase) - side_value(e, p, 1, occupied, phase);
-    if (t->drawish) { /* C division truncates: as evaluation.py's floor of the positive lead */
-        if (diff > 0 && bb_any(p->kings[1]) && bb_count(all[0]) <= t->drawish)
-            diff /= t->drawish_div;
-        else if (diff < 0 && bb_any(p->kings[0]) && bb_count(all[1]) <= t->drawish)
-            diff /= t->drawish_div;
-    }
-    return (p->turn == 0 ? diff : -diff) + t->tempo;
-}
 
 /* Whether the side to move has any legal move (pykernel.py: has_moves). */
 static int any_move(const Rules *r, const Pos *p) {
@@ -245,14 +194,18 @@ static void bar_idle_kings(const Engine *e, const Pos *p, const int runs[2], Mov
     l->n = kept;
 }
 
+/* count, standing: the endgame counts (pysearch.py: endgame_counts) */
 static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply, int quiet,
-                int rev, const int runs[2]) {
+                int rev, const int runs[2], int count, int standing) {
     if (tick(e)) return 0;
     const Rules *r = e->r;
     e->pvlen[ply] = 0;
     uint64_t h = zobrist(p);
+    EgAt eg;
+    int ending = e->eg.n && endgame_at(&e->eg, p, &eg);
     if (ply && drawn(e, h, quiet, rev)) return 0;
-    if (ply >= S_MAX_PLY) return evaluate(e, p);
+    if (ply && ending && endgame_drawn(&eg, p->turn, count, standing)) return 0;
+    if (ply >= S_MAX_PLY) return evaluate(e->ev, r, p);
     int tt_move = -1, best = -S_INF, threat = 0;
     uint64_t key = 0; /* the node's in the table, where depth > 0 */
     MoveList *l = &e->lists[ply];
@@ -265,7 +218,7 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
             Pos other = *p;
             other.turn = !p->turn;
             if (depth < 0 || !can_capture(r, &other))
-                return any_move(r, p) ? evaluate(e, p) : ply - S_WIN;
+                return any_move(r, p) ? evaluate(e->ev, r, p) : ply - S_WIN;
             l->nside = 0; /* threatened: every move, one ply more */
             generate(r, p, DUP_DROP, l);
             if (l->failed) return e->failed = e->aborted = 1, 0;
@@ -273,7 +226,7 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
             if (!l->n) return ply - S_WIN;
             threat = 1;
         } else if (r->optional) { /* the side to move may stand instead of capturing */
-            best = evaluate(e, p);
+            best = evaluate(e->ev, r, p);
             if (best >= beta) return best;
             if (best > alpha) alpha = best;
         }
@@ -283,7 +236,8 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
         if (l->failed) return e->failed = e->aborted = 1, 0;
         bar_idle_kings(e, p, runs, l);
         if (!l->n) return ply - S_WIN;
-        key = table_key(e, h, quiet, runs);
+        int counts[2] = {count, ending && eg.tracked && eg.on_diagonal ? standing : 0};
+        key = table_key(h, quiet, e->king_run ? runs : NULL, ending ? counts : NULL);
         const TTEntry *t = &e->tt[key & e->mask];
         if (t->key == key) {
             tt_move = t->move;
@@ -318,16 +272,29 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
         int c_rev = irreversible ? 0 : rev + 1;
         int c_runs[2] = {runs[0], runs[1]};
         c_runs[p->turn] = m->by_king && !m->ncap ? runs[p->turn] + 1 : 0;
+        int c_count = 0, c_standing = 0; /* the material changes: the endgame counts begin */
+        if (!m->ncap && !m->crowns) {
+            c_count = count + 1;
+            c_standing = standing + 1;
+            if (ending && eg.tracked &&
+                lone_on_diagonal(&child, eg.lone_white, eg.lone_black, e->eg.diagonal) !=
+                    eg.on_diagonal)
+                c_standing = 0;
+        }
         int d = threat ? -1 : n > 1 ? depth - 1 : depth, score; /* forced: no depth */
         if (!searched) {
-            score = -node(e, &child, d, -beta, -alpha, ply + 1, c_quiet, c_rev, c_runs);
+            score = -node(e, &child, d, -beta, -alpha,
+                          ply + 1, c_quiet, c_rev, c_runs, c_count, c_standing);
         } else {
             int cut = searched >= S_LMR_AFTER && depth >= S_LMR_DEPTH && !m->ncap && !m->crowns;
-            score = -node(e, &child, d - cut, -alpha - 1, -alpha, ply + 1, c_quiet, c_rev, c_runs);
+            score = -node(e, &child, d - cut, -alpha - 1, -alpha,
+                          ply + 1, c_quiet, c_rev, c_runs, c_count, c_standing);
             if (!e->aborted && cut && score > alpha)
-                score = -node(e, &child, d, -alpha - 1, -alpha, ply + 1, c_quiet, c_rev, c_runs);
+                score = -node(e, &child, d, -alpha - 1, -alpha,
+                              ply + 1, c_quiet, c_rev, c_runs, c_count, c_standing);
             if (!e->aborted && alpha < score && score < beta)
-                score = -node(e, &child, d, -beta, -alpha, ply + 1, c_quiet, c_rev, c_runs);
+                score = -node(e, &child, d, -beta, -alpha,
+                              ply + 1, c_quiet, c_rev, c_runs, c_count, c_standing);
         }
         searched++;
         if (e->aborted) return 0;
@@ -377,15 +344,15 @@ typedef struct {
 
 /* Iterative deepening (pysearch.py: search); the lines of the last iteration completed, or
  * for one line, the root's best move of an iteration cut short once it has one. */
-static int deepen(Engine *e, const Pos *root, int quiet, int rev, const int runs[2], int target,
-                  int nlines, SLine *done) {
+static int deepen(Engine *e, const Pos *root, int quiet, int rev, const int runs[2],
+                  const int counts[2], int target, int nlines, SLine *done) {
     int reached = 0;
     SLine *found = PyMem_RawMalloc((size_t)nlines * sizeof(SLine));
     if (!found) return e->failed = 1, 0;
     for (int d = 1; d <= target; d++) {
         e->nexcl = 0;
         for (int k = 0; k < nlines; k++) {
-            int score = node(e, root, d, -S_INF, S_INF, 0, quiet, rev, runs);
+            int score = node(e, root, d, -S_INF, S_INF, 0, quiet, rev, runs, counts[0], counts[1]);
             if (e->aborted) break;
             found[k].score = score;
             found[k].len = e->pvlen[0];
@@ -422,83 +389,6 @@ static int deepen(Engine *e, const Pos *root, int quiet, int rev, const int runs
 
 /* -- Python side -------------------------------------------------------------------------- */
 
-static PyObject *E_tables_of; /* geo -> the evaluation tables (evaluation.py: Tables.as_kernel) */
-static PyObject *E_cache;     /* geo -> capsule of EvalTables */
-
-static void tables_free(PyObject *capsule) {
-    PyMem_Free(PyCapsule_GetPointer(capsule, "pdn.rules._kernel.EvalTables"));
-}
-
-static int table_row(PyObject *seq, int *out, const Rules *r) {
-    int n = int_seq(seq, out, MAXSQ, "evaluation table");
-    if (n < 0) return -1;
-    if (n != r->size) {
-        PyErr_SetString(PyExc_ValueError, "an evaluation table needs one value per square");
-        return -1;
-    }
-    return 0;
-}
-
-static int mask_row(PyObject *seq, bb *out, const Rules *r) {
-    PyObject *fast = PySequence_Fast(seq, "evaluation masks");
-    if (!fast) return -1;
-    int ok = PySequence_Fast_GET_SIZE(fast) == r->size;
-    for (Py_ssize_t i = 0; ok && i < r->size; i++)
-        ok = bb_from_int(PySequence_Fast_GET_ITEM(fast, i), &out[i]) == 0;
-    Py_DECREF(fast);
-    if (!ok && !PyErr_Occurred())
-        PyErr_SetString(PyExc_ValueError, "an evaluation mask table needs one mask per square");
-    return ok ? 0 : -1;
-}
-
-/* Parse evaluation.py's Tables.as_kernel(): men, men_end, kings, runaway (each White, Black),
- * cones (White, Black), left, right, (full, balance, mobility, drawish, drawish_div, tempo). */
-static int tables_parse(PyObject *t, EvalTables *ev, const Rules *r) {
-    PyObject *row[10], *left, *right, *counts;
-    if (!PyArg_ParseTuple(t, "OOOOOOOOOOOOO;evaluation tables", &row[0], &row[1], &row[2],
-                          &row[3], &row[4], &row[5], &row[6], &row[7], &row[8], &row[9], &left,
-                          &right, &counts))
-        return -1;
-    int *ints[8] = {ev->men[0],   ev->men[1],   ev->men_end[0], ev->men_end[1],
-                    ev->kings[0], ev->kings[1], ev->run[0],     ev->run[1]};
-    for (int i = 0; i < 8; i++)
-        if (table_row(row[i], ints[i], r) < 0) return -1;
-    if (mask_row(row[8], ev->cone[0], r) < 0 || mask_row(row[9], ev->cone[1], r) < 0) return -1;
-    if (bb_from_int(left, &ev->left) < 0 || bb_from_int(right, &ev->right) < 0) return -1;
-    if (!PyArg_ParseTuple(counts, "iiiiii;evaluation counts", &ev->full, &ev->balance,
-                          &ev->mobility, &ev->drawish, &ev->drawish_div, &ev->tempo))
-        return -1;
-    if (ev->full < 1 || ev->drawish_div < 1) {
-        PyErr_SetString(PyExc_ValueError, "evaluation counts out of range");
-        return -1;
-    }
-    return 0;
-}
-
-static const EvalTables *tables_for(PyObject *geo, const Rules *r) {
-    PyObject *capsule = PyDict_GetItemWithError(E_cache, geo);
-    if (capsule) return PyCapsule_GetPointer(capsule, "pdn.rules._kernel.EvalTables");
-    if (PyErr_Occurred()) return NULL;
-    PyObject *t = PyObject_CallOneArg(E_tables_of, geo);
-    if (!t) return NULL;
-    EvalTables *ev = PyMem_Calloc(1, sizeof(EvalTables));
-    int ok = ev && tables_parse(t, ev, r) == 0;
-    Py_DECREF(t);
-    if (!ok) {
-        PyMem_Free(ev);
-        if (!PyErr_Occurred()) PyErr_NoMemory();
-        return NULL;
-    }
-    capsule = PyCapsule_New(ev, "pdn.rules._kernel.EvalTables", tables_free);
-    if (!capsule) {
-        PyMem_Free(ev);
-        return NULL;
-    }
-    int err = PyDict_SetItem(E_cache, geo, capsule);
-    Py_DECREF(capsule);
-    return err < 0 ? NULL : ev;
-}
-
 static PyObject *k_search_setup(PyObject *self, PyObject *tables_of) {
     if (!E_cache && !(E_cache = PyDict_New())) return NULL;
     PyDict_Clear(E_cache);
@@ -518,12 +408,10 @@ static PyObject *k_evaluate(PyObject *self, PyObject *pos) {
     if (!E_tables_of) return PyErr_Format(PyExc_RuntimeError, "search_setup() was not called");
     PyObject *geo = field(pos, F_GEO);
     if (!geo) return NULL;
-    Engine e;
-    e.r = r;
-    e.ev = tables_for(geo, r);
+    const EvalTables *ev = tables_for(geo, r);
     Py_DECREF(geo);
-    if (!e.ev) return NULL;
-    return PyLong_FromLong(evaluate(&e, &p));
+    if (!ev) return NULL;
+    return PyLong_FromLong(evaluate(ev, r, &p));
 }
 
 /* A line's moves as Move objects: each found again among the legal moves of its position. */
@@ -609,10 +497,14 @@ static PyObject *k_search(PyObject *self, PyObject *const *args, Py_ssize_t narg
                             "multipv, tt_bits, table)");
     if (!E_tables_of) return PyErr_Format(PyExc_RuntimeError, "search_setup() was not called");
     POSITION_ARG(args[0]);
-    int reps, qlimit, man_resets, king_run, quiet, rev, runs[2];
-    if (!PyArg_ParseTuple(args[2], "iiiiii(ii);settings", &reps, &qlimit, &man_resets,
-                          &king_run, &quiet, &rev, &runs[0], &runs[1]))
+    int reps, qlimit, man_resets, king_run, quiet, rev, runs[2], most, counts[2];
+    PyObject *eg_rules, *diagonal;
+    if (!PyArg_ParseTuple(args[2], "iiiiii(ii)OiO(ii);settings", &reps, &qlimit, &man_resets,
+                          &king_run, &quiet, &rev, &runs[0], &runs[1], &eg_rules, &most,
+                          &diagonal, &counts[0], &counts[1]))
         return NULL;
+    EgRules eg;
+    if (endgame_parse(eg_rules, most, diagonal, &eg) < 0) return NULL;
     long depth = args[3] == Py_None ? 0 : PyLong_AsLong(args[3]);
     long long max_nodes = args[4] == Py_None ? 0 : PyLong_AsLongLong(args[4]);
     double seconds = args[5] == Py_None ? -1.0 : PyFloat_AsDouble(args[5]);
@@ -665,6 +557,7 @@ static PyObject *k_search(PyObject *self, PyObject *const *args, Py_ssize_t narg
     e->quiet_limit = qlimit;
     e->man_resets = man_resets;
     e->king_run = king_run;
+    e->eg = eg;
     e->nkeys = e->root_index = (int)nh;
     e->mask = ((uint64_t)1 << tt_bits) - 1;
     e->max_nodes = max_nodes > 0 ? (uint64_t)max_nodes : 0;
@@ -687,7 +580,7 @@ static PyObject *k_search(PyObject *self, PyObject *const *args, Py_ssize_t narg
     }
     int reached;
     Py_BEGIN_ALLOW_THREADS
-    reached = deepen(e, &p, quiet, rev, runs, target, nlines, done);
+    reached = deepen(e, &p, quiet, rev, runs, counts, target, nlines, done);
     Py_END_ALLOW_THREADS
     double elapsed = now() - start;
     unsigned long long nodes = e->nodes;

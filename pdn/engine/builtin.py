@@ -23,7 +23,7 @@ import pdn.engine.pysearch as pysearch
 from pdn.engine.evaluation import evaluate, tables
 from pdn.engine.pysearch import MAX_PLY, TT_BITS, WIN, Line, Result, Settings, TTable
 from pdn.engine.types import Closing, EngineError, Info, Limit, PovScore, Score
-from pdn.rules.draw import QuietReset
+from pdn.rules.draw import DrawRule, QuietReset
 from pdn.rules.position import core
 
 if TYPE_CHECKING:
@@ -48,9 +48,31 @@ if _kernel is not None:
     _kernel.search_setup(_kernel_tables)
 
 
+def endgame_rule(rule: DrawRule) -> pysearch.EndgameRule:
+    """*rule* (an endgame rule) as the search counts it."""
+    strong = 0
+    for men, kings in rule.strong:
+        if men > 3 or kings > 15:
+            raise ValueError(f"{rule.label}: the search counts 3 men and 15 kings at most")
+        strong |= 1 << (16 * men + kings)
+    return pysearch.EndgameRule(
+        strong,
+        rule.pieces if rule.both_kings else (0, 0),
+        2 * rule.moves,
+        rule.main_diagonal,
+        rule.by_strong_side,
+    )
+
+
 def settings(board: Board) -> Settings:
     """What the search needs of *board* besides its position: its draw rules and counts."""
     rules = board.rules
+    endgame = tuple(endgame_rule(r) for r in rules.endgame)
+    most = diagonal = 0
+    counts = (0, 0)
+    if board._eg is not None:  # (the Board's counts of its endgame rules; no public view)
+        most, diagonal = board._eg.most, board._eg.diagonal
+        counts = pysearch.endgame_counts(board.positions(), diagonal)
     reversible = 0
     for move in reversed(board.move_stack):
         if move.captured or not move.by_king:
@@ -65,6 +87,10 @@ def settings(board: Board) -> Settings:
         board.quiet,
         reversible,
         board._king_runs,  # (the Board keeps them for its Frisian rule; no public view)
+        endgame,
+        most,
+        diagonal,
+        counts,
     )
 
 
@@ -106,6 +132,13 @@ def search(
         s.quiet,
         s.reversible,
         s.runs,
+        tuple(
+            (r.strong, *r.pieces, r.plies, int(r.main_diagonal), int(r.by_strong_side))
+            for r in s.endgame
+        ),
+        s.most,
+        s.diagonal,
+        s.counts,
     )
     if table is not None and table.c is None:
         table.c = _kernel.search_table(TT_BITS)
@@ -133,7 +166,7 @@ class BuiltinEngine(Closing):
     name = "pdn builtin"
     # the package's version and the search's revision, raised whenever the same limit can give
     # other scores (stored analyses are labelled with it, and a label already stored is done)
-    version = f"{pdn.__version__}+search3"
+    version = f"{pdn.__version__}+search4"
 
     def __init__(self, compiled: bool | None = None) -> None:
         self._compiled = compiled

@@ -21,7 +21,9 @@ the full window, the others with a null window and searched again when they beat
 - the draw rules of the board's rule set at every node below the root: the moves rule (so many
   plies without a capture, a crowning or, per the rules, a man's move) and repetition (a
   position seen again since the root, or seen so often in the game before it that this time
-  makes the rules' count); the Frisian limit of three idle king moves in a row;
+  makes the rules' count); the endgame rules (:class:`EndgameRule`: a count of moves from
+  where the material, or the lone king's standing on the main diagonal, began); the Frisian
+  limit of three idle king moves in a row;
 - scores in hundredths of a man for the side to move (pdn.engine.evaluation), a win ``WIN - n``
   where the side to move wins n plies from the root.
 
@@ -37,7 +39,7 @@ from dataclasses import dataclass
 
 from pdn.engine.evaluation import evaluate
 from pdn.rules import pykernel
-from pdn.rules.geometry import WHITE
+from pdn.rules.geometry import BLACK, WHITE
 from pdn.rules.move import Move
 from pdn.rules.position import Position
 
@@ -62,19 +64,60 @@ def _splitmix(x: int) -> int:
 
 _ZOBRIST = tuple(tuple(_splitmix(p * 256 + s + 1) for s in range(256)) for p in range(4))
 _BLACK_KEY = _splitmix(1024 + 1)
-_QUIET_SEED, _RUNS_SEED = 4096, 8192  # the table's key: the counts of the rules, see table_key
+_QUIET_SEED, _RUNS_SEED, _ENDGAME_SEED = 4096, 8192, 16384  # the table's key: see table_key
+ENDGAME_COUNT = 4095  # a key tells the endgame counts apart up to this (no rule counts as far)
 
 
-def table_key(h: int, quiet: int, runs: tuple[int, int] | None) -> int:
+def table_key(
+    h: int, quiet: int, runs: tuple[int, int] | None, endgame: tuple[int, int] | None = None
+) -> int:
     """A node's key in the transposition table: its position's hash *h* with the plies counted
-    towards the moves rule and, where the Frisian limit holds (*runs* not None), each side's
-    idle king moves in a row (up to the limit). Both decide what the node is worth: a win 11
-    plies away is a draw where the moves rule ends the game in 7 (FMJD Annex 1, art. 6: 25
-    moves by kings only)."""
+    towards the moves rule, where the Frisian limit holds (*runs* not None) each side's idle
+    king moves in a row (up to the limit), and where an endgame rule counts (*endgame* not
+    None) the plies since the material and since the lone king's standing on the main
+    diagonal began. Each decides what the node is worth: a win 11 plies away is a draw where
+    the moves rule ends the game in 7 (FMJD Annex 1, art. 6: 25 moves by kings only)."""
     key = h ^ _splitmix(_QUIET_SEED + quiet)
     if runs is not None:
         key ^= _splitmix(_RUNS_SEED + 4 * min(runs[0], KING_RUN) + min(runs[1], KING_RUN))
+    if endgame is not None:
+        count = min(endgame[0], ENDGAME_COUNT) << 12 | min(endgame[1], ENDGAME_COUNT)
+        key ^= _splitmix(_ENDGAME_SEED + count)
     return key
+
+
+@dataclass(frozen=True, slots=True)
+class EndgameRule:
+    """An endgame rule as the search counts it (pdn.rules.draw.DrawRule of kind ENDGAME): it
+    holds while one side has a lone king and the other a material of *strong* (bit
+    16 * men + kings), or, with *pieces* not (0, 0), while both sides have kings and the
+    pieces number within *pieces*; the position is drawn once *plies* have been played since
+    that material began (with *main_diagonal*, since the lone king came to stand on the main
+    diagonal, and only while it stands there), one ply fewer where *by_strong_side* and the
+    stronger side moved first in the count."""
+
+    strong: int
+    pieces: tuple[int, int]
+    plies: int
+    main_diagonal: bool
+    by_strong_side: bool
+
+    def applies(self, wm: int, wk: int, bm: int, bk: int) -> bool:
+        """Whether the rule counts in a position of this material (men and kings a side)."""
+        if self.pieces[1]:
+            return bool(wk and bk) and self.pieces[0] <= wm + wk + bm + bk <= self.pieces[1]
+        return (bm == 0 and bk == 1 and self._strong(wm, wk)) or (
+            wm == 0 and wk == 1 and self._strong(bm, bk)
+        )
+
+    def _strong(self, men: int, kings: int) -> bool:
+        return men < 4 and kings < 16 and bool(self.strong >> (16 * men + kings) & 1)
+
+    def drawn(self, count: int, turn: int, lone_white: bool) -> bool:
+        """Whether *count* plies since the rule's count began (*turn* to move now) draw."""
+        strong = BLACK if lone_white else WHITE
+        first = turn if count % 2 == 0 else 1 - turn  # who moved first in the count
+        return count >= self.plies - (1 if self.by_strong_side and first == strong else 0)
 
 
 def zobrist(pos: Position) -> int:
@@ -101,6 +144,11 @@ class Settings:
     quiet: int  # plies counted towards the moves rule at the root
     reversible: int  # plies since the last capture or man's move at the root
     runs: tuple[int, int]  # Frisian idle king moves in a row of White, of Black, at the root
+    endgame: tuple[EndgameRule, ...] = ()  # the endgame rules of the rule set
+    most: int = 0  # no endgame rule counts with more pieces on the board
+    diagonal: int = 0  # the main diagonal's squares, where a rule needs them
+    counts: tuple[int, int] = (0, 0)  # at the root: plies since the material began, and
+    # since the lone king's standing on the main diagonal (or off it) began
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +182,76 @@ class _Abort(Exception):
 
 def _key(m: Move) -> tuple[int, int, int]:
     return (m.path[0], m.path[-1], m.captured_mask)
+
+
+@dataclass(frozen=True, slots=True)
+class EndgameAt:
+    """The endgame rules that count in a position, and where its lone kings stand."""
+
+    rules: tuple[EndgameRule, ...]
+    lone_white: bool  # White has a lone king
+    lone_black: bool
+    on_diagonal: bool  # a lone king stands on the main diagonal
+    tracked: bool  # a main-diagonal rule counts: the standing's count matters
+
+
+def _lone_on_diagonal(pos: Position, lone_white: bool, lone_black: bool, diagonal: int) -> bool:
+    lone = (pos.white_kings if lone_white else 0) | (pos.black_kings if lone_black else 0)
+    return bool(lone & diagonal)
+
+
+def endgame_at(s: Settings, pos: Position) -> EndgameAt | None:
+    """The endgame rules of *s* that count in *pos*, or None where none does."""
+    if (pos.white_men | pos.white_kings | pos.black_men | pos.black_kings).bit_count() > s.most:
+        return None
+    wm, wk, bm, bk = _material(pos)
+    rules = tuple(r for r in s.endgame if r.applies(wm, wk, bm, bk))
+    if not rules:
+        return None
+    lone_white, lone_black = wm == 0 and wk == 1, bm == 0 and bk == 1
+    on = _lone_on_diagonal(pos, lone_white, lone_black, s.diagonal)
+    tracked = any(r.main_diagonal for r in rules)
+    return EndgameAt(rules, lone_white, lone_black, on, tracked)
+
+
+def endgame_drawn(e: EndgameAt, turn: int, count: int, standing: int) -> bool:
+    """Whether an endgame rule draws the node: *count* plies since its material began,
+    *standing* since its lone kings' standing on the main diagonal began."""
+    for r in e.rules:
+        if r.main_diagonal:
+            if e.on_diagonal and r.drawn(standing, turn, e.lone_white):
+                return True
+        elif r.drawn(count, turn, e.lone_white):
+            return True
+    return False
+
+
+def _material(pos: Position) -> tuple[int, int, int, int]:
+    """The men and kings of each side: white men, white kings, black men, black kings."""
+    return (
+        pos.white_men.bit_count(),
+        pos.white_kings.bit_count(),
+        pos.black_men.bit_count(),
+        pos.black_kings.bit_count(),
+    )
+
+
+def endgame_counts(positions: Sequence[Position], diagonal: int) -> tuple[int, int]:
+    """The endgame counts at the last of *positions* (a game's, in order): the plies since its
+    material began, and since its lone kings' standing on the main diagonal began."""
+    last = positions[-1]
+    kind = _material(last)
+    lone_white, lone_black = kind[:2] == (0, 1), kind[2:] == (0, 1)
+    on = _lone_on_diagonal(last, lone_white, lone_black, diagonal)
+    count = standing = 0
+    alike = True  # the standing unchanged so far
+    for p in reversed(positions[:-1]):
+        if _material(p) != kind:
+            break
+        count += 1
+        alike = alike and _lone_on_diagonal(p, lone_white, lone_black, diagonal) == on
+        standing += alike
+    return count, standing
 
 
 def _moves(pos: Position, s: Settings, runs: tuple[int, int]) -> list[Move]:
@@ -207,11 +325,17 @@ class _Search:
         quiet: int,
         rev: int,
         runs: tuple[int, int],
+        count: int,
+        standing: int,
     ) -> int:
         self.check()
         self.pv[ply] = []
         h = zobrist(pos)
-        if ply and self.drawn(h, quiet, rev):
+        ending = endgame_at(self.s, pos) if self.s.endgame else None
+        if ply and (
+            self.drawn(h, quiet, rev)
+            or (ending is not None and endgame_drawn(ending, pos.turn, count, standing))
+        ):
             return 0
         if ply >= MAX_PLY:
             return evaluate(pos)
@@ -237,7 +361,10 @@ class _Search:
             moves = _moves(pos, self.s, runs)
             if not moves:
                 return ply - WIN
-            key = table_key(h, quiet, runs if self.s.king_run else None)
+            counts = None
+            if ending is not None:
+                counts = (count, standing if ending.tracked and ending.on_diagonal else 0)
+            key = table_key(h, quiet, runs if self.s.king_run else None, counts)
             entry = self.tt.get(key & self.mask)
             if entry is not None and entry[0] == key:
                 _, e_depth, flag, score, tt_move = entry
@@ -267,9 +394,17 @@ class _Search:
             c_rev = 0 if irreversible else rev + 1
             run = runs[pos.turn] + 1 if m.by_king and not m.captured else 0
             c_runs = (run, runs[1]) if pos.turn == WHITE else (runs[0], run)
+            if m.captured or m.crowns:  # the material changes: the endgame counts begin
+                c_count = c_standing = 0
+            else:
+                c_count, c_standing = count + 1, standing + 1
+                if ending is not None and ending.tracked:
+                    lone = (ending.lone_white, ending.lone_black)
+                    if _lone_on_diagonal(child, *lone, self.s.diagonal) != ending.on_diagonal:
+                        c_standing = 0
             # a forced move costs no depth; a threatened node's children end on the evaluation
             d = -1 if threat else depth - 1 if len(moves) > 1 else depth
-            after = (ply + 1, c_quiet, c_rev, c_runs)
+            after = (ply + 1, c_quiet, c_rev, c_runs, c_count, c_standing)
             if not searched:
                 score = -self.node(child, d, -beta, -alpha, *after)
             else:
@@ -360,7 +495,15 @@ def search(
             s.excluded = set()
             for _ in range(lines):
                 score = s.node(
-                    pos, d, -INF, INF, 0, settings.quiet, settings.reversible, settings.runs
+                    pos,
+                    d,
+                    -INF,
+                    INF,
+                    0,
+                    settings.quiet,
+                    settings.reversible,
+                    settings.runs,
+                    *settings.counts,
                 )
                 found.append(Line(score, tuple(s.pv[0])))
                 if s.pv[0]:
