@@ -353,9 +353,9 @@ FMJD_WALK = (
 def test_endgame_rule_in_the_search(compiled: bool) -> None:
     """FMJD Annex 1, art. 6 (3 pieces against a lone king: a draw after 16 moves each): in
     W:WK2,K21,K33:BK16 White takes the king in three plies. Reached after 30 plies of the same
-    material, two plies remain: the Board draws there, and so does the search, with a fresh
-    table or one kept from a search of the position set up fresh (a win there). The common
-    rules have no such rule: a win."""
+    material, two plies remain: the Board draws there, and so does the search (with a fresh
+    table, and with one kept from a search of the position set up fresh, a win there). The
+    common rules have no such rule: a win."""
     board = Board("international", FMJD_START, rules="official")
     for text in FMJD_WALK.split():
         board.push(text)
@@ -381,6 +381,19 @@ def test_endgame_rule_in_the_search(compiled: bool) -> None:
     assert search(common, Limit(depth=5), bytearray(1), 1, compiled).lines[0].score == WIN - 3
 
 
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
+def test_a_crowning_begins_the_endgame_count_again(compiled: bool) -> None:
+    """FMJD Annex 1, art. 6 (a king and a man against a lone king: a draw after 5 moves each):
+    after 6 plies of W:W8,K47:BK45 four remain, but the man crowns at once, and two kings
+    against one count anew: White keeps an edge (0.82 before any ply), not a draw."""
+    board = Board("international", "W:W8,K47:BK45", rules="official")
+    for text in ("47-41", "45-50", "41-36", "50-45", "36-41", "45-50"):
+        board.push(text)
+    result = search(board, Limit(depth=6), bytearray(1), 1, compiled)
+    assert result.lines[0].score > 50
+    assert move_text(board.position, result.lines[0].pv[0]) in ("8-3", "8-2")
+
+
 # endgames whose rules count (rule set "official"): FMJD's 16 and 5 moves, the Russian
 # federation's lone king on the main diagonal (counted by the stronger side's moves) and its 15
 # moves of three kings, KNDB Frisian's 7 moves
@@ -388,6 +401,7 @@ ENDGAMES = [
     ("international", "W:WK1,K2,K3:BK45"),
     ("international", "W:WK28,K33:BK50"),
     ("international", "B:WK47,18:BK4"),
+    ("international", "W:W7,K47:BK45"),
     ("russian", "W:WKa3,Kc1,Ke1:BKh8"),
     ("russian", "B:WKa3,Kc1,Ke1:BKd4"),
     ("russian", "W:WKa3,Kc1,Ke1,Kg1:BKh8"),
@@ -420,28 +434,34 @@ def _endgame_walk(variant: str, fen: str, seed: int, plies: int) -> Board:
 
 @pytest.mark.parametrize(("variant", "fen"), ENDGAMES)
 def test_search_counts_the_endgame_rules_as_the_board(variant: str, fen: str) -> None:
-    """Along random games from each endgame, the search's counts (settings, endgame_at,
-    endgame_drawn) draw a position exactly where the Board's endgame rule first does."""
+    """Along random games from each endgame, the search's counts draw a position exactly where
+    the Board's endgame rule first does: those of the root (settings, endgame_at,
+    endgame_drawn), and those the search carries from ply to ply (child_counts)."""
     from pdn.engine.builtin import settings
-    from pdn.engine.pysearch import endgame_at, endgame_drawn
+    from pdn.engine.pysearch import child_counts, endgame_at, endgame_drawn
     from pdn.rules.draw import Termination
 
     drawn = 0
     for seed in range(12):
         board = Board(variant, fen, rules="official")
         rng = random.Random(seed)
+        carried = settings(board).counts
         while board.legal_moves:
             s = settings(board)
             at = endgame_at(s, board.position)
             says = at is not None and endgame_drawn(at, board.turn, *s.counts)
+            says_carried = at is not None and endgame_drawn(at, board.turn, *carried)
             first = board.draw
             if first is not None and first.termination is not Termination.ENDGAME:
                 break
-            assert says == (first is not None and first.ply == board.ply), (seed, board.ply)
+            reached = first is not None and first.ply == board.ply
+            assert says == says_carried == reached, (seed, board.ply)
             if first is not None:
                 drawn += 1
                 break
             _careful_move(board, rng)
+            move = board.peek()
+            carried = child_counts(at, move, board.position, *carried, s.diagonal)
     assert drawn >= 2
 
 

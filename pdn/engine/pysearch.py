@@ -92,9 +92,10 @@ class EndgameRule:
     holds while one side has a lone king and the other a material of *strong* (bit
     16 * men + kings), or, with *pieces* not (0, 0), while both sides have kings and the
     pieces number within *pieces*; the position is drawn once *plies* have been played since
-    that material began (with *main_diagonal*, since the lone king came to stand on the main
-    diagonal, and only while it stands there), one ply fewer where *by_strong_side* and the
-    stronger side moved first in the count."""
+    that material began (with *main_diagonal*, since that material with the lone king on the
+    main diagonal began, and only while it stands there), one ply fewer where
+    *by_strong_side* and the stronger side moved first in the count (told from the count's
+    parity: a setup that hands the move to the other side is not seen)."""
 
     strong: int
     pieces: tuple[int, int]
@@ -224,6 +225,22 @@ def endgame_drawn(e: EndgameAt, turn: int, count: int, standing: int) -> bool:
         elif r.drawn(count, turn, e.lone_white):
             return True
     return False
+
+
+def child_counts(
+    ending: EndgameAt | None, move: Move, child: Position, count: int, standing: int, diagonal: int
+) -> tuple[int, int]:
+    """The endgame counts after *move* (played where *ending* holds, with *count* and
+    *standing*) in *child*: begun again where the material changes (a capture, a crowning),
+    the standing's where a lone king a main-diagonal rule counts steps on or off the
+    diagonal."""
+    if move.captured or move.crowns:
+        return 0, 0
+    if ending is not None and ending.tracked:
+        lone = (ending.lone_white, ending.lone_black)
+        if _lone_on_diagonal(child, *lone, diagonal) != ending.on_diagonal:
+            return count + 1, 0
+    return count + 1, standing + 1
 
 
 def _material(pos: Position) -> tuple[int, int, int, int]:
@@ -394,14 +411,7 @@ class _Search:
             c_rev = 0 if irreversible else rev + 1
             run = runs[pos.turn] + 1 if m.by_king and not m.captured else 0
             c_runs = (run, runs[1]) if pos.turn == WHITE else (runs[0], run)
-            if m.captured or m.crowns:  # the material changes: the endgame counts begin
-                c_count = c_standing = 0
-            else:
-                c_count, c_standing = count + 1, standing + 1
-                if ending is not None and ending.tracked:
-                    lone = (ending.lone_white, ending.lone_black)
-                    if _lone_on_diagonal(child, *lone, self.s.diagonal) != ending.on_diagonal:
-                        c_standing = 0
+            c_count, c_standing = child_counts(ending, m, child, count, standing, self.s.diagonal)
             # a forced move costs no depth; a threatened node's children end on the evaluation
             d = -1 if threat else depth - 1 if len(moves) > 1 else depth
             after = (ply + 1, c_quiet, c_rev, c_runs, c_count, c_standing)
