@@ -29,6 +29,7 @@ from pdn.engine.evaluation import (
 from pdn.engine.pysearch import WIN, zobrist
 from pdn.engine.types import Limit, PovScore, Score
 from pdn.notation import move_text
+from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import Color
 from pdn.rules.position import CORES
 from pdn.rules.variants import VARIANTS, get_variant
@@ -461,8 +462,46 @@ def test_search_counts_the_endgame_rules_as_the_board(variant: str, fen: str) ->
                 break
             _careful_move(board, rng)
             move = board.peek()
-            carried = child_counts(at, move, board.position, *carried, s.diagonal)
+            carried = child_counts(at, move, board.position, carried, s.diagonal)
     assert drawn >= 2
+
+
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
+def test_a_setup_that_hands_the_move_over(compiled: bool) -> None:
+    """KNDB Frisian rules (2 kings against a lone king: 7 moves of the stronger side): a setup
+    mid-game that gives Black the move keeps the count going, and the Board counts from the
+    side to move where it began, where the parity of the count alone would tell the other
+    side, and draw a ply later. The search counts as the Board does."""
+    from pdn.engine.builtin import settings
+    from pdn.engine.pysearch import endgame_at, endgame_drawn
+
+    board = Board("frisian", "W:WK1,K2:BK50", rules="official")
+    board.push("1-7")
+    board.push("50-44")
+    board.set_position(parse_fen("B:WK2,K7:BK44", get_variant("frisian")))
+    walk = "44-49 7-11 49-38 11-7 38-16 7-34 16-49 2-35 49-21 35-44 21-16"
+    for ply, text in enumerate(walk.split(), 3):
+        board.push(text)
+        s = settings(board)
+        at = endgame_at(s, board.position)
+        assert at is not None
+        assert endgame_drawn(at, board.turn, *s.counts) == (ply == 13), ply
+        assert (board.draw is not None) == (ply == 13), ply
+    assert board.draw is not None and board.draw.label == "draw-2-kings-7-moves"
+
+    # White wins W:WK25,K48:BK26 in three plies; reached at ply 11 after a setup that gave
+    # White the move twice (the count began at ply 0 with White to move), the Board draws at
+    # ply 13, before White can take the king
+    game = Board("frisian", "W:WK8,K34:BK47", rules="official")
+    game.push("8-30")
+    game.set_position(parse_fen("W:WK30,K34:BK47", get_variant("frisian")))
+    walk = "34-40 47-36 40-34 36-41 34-48 41-23 30-43 23-12 43-25 12-26"
+    for text in walk.split():
+        game.push(text)
+    assert (game.fen(), game.ply) == ("W:WK25,K48:BK26", 11)
+    fresh = Board("frisian", game.fen(), rules="official")
+    assert search(fresh, Limit(depth=5), bytearray(1), 1, compiled).lines[0].score == WIN - 3
+    assert search(game, Limit(depth=5), bytearray(1), 1, compiled).lines[0].score == 0
 
 
 @needs_c

@@ -27,7 +27,7 @@ typedef struct {
 
 /* A node's key in the transposition table (pysearch.py: table_key): the position's hash with
  * the moves rule's count, under the Frisian limit (runs not NULL) each side's idle king moves in
- * a row, and where an endgame rule counts (counts not NULL) its two counts. */
+ * a row, and where an endgame rule counts (counts not NULL) its two counts and their skew. */
 static uint64_t table_key(uint64_t h, int quiet, const int *runs, const int *counts) {
     uint64_t key = h ^ splitmix(4096 + (uint64_t)quiet);
     if (runs) {
@@ -38,7 +38,7 @@ static uint64_t table_key(uint64_t h, int quiet, const int *runs, const int *cou
     if (counts) {
         uint64_t c = (uint64_t)(counts[0] < S_ENDGAME_COUNT ? counts[0] : S_ENDGAME_COUNT);
         uint64_t d = (uint64_t)(counts[1] < S_ENDGAME_COUNT ? counts[1] : S_ENDGAME_COUNT);
-        key ^= splitmix(16384 + (c << 12 | d));
+        key ^= splitmix(16384 + (c << 12 | d | (uint64_t)counts[2] << 24));
     }
     return key;
 }
@@ -56,9 +56,9 @@ static int eg_applies(const EgRule *g, int wm, int wk, int bm, int bk) {
            (wm == 0 && wk == 1 && strong_has(g, bm, bk));
 }
 
-static int eg_rule_drawn(const EgRule *g, int count, int turn, int lone_white) {
+static int eg_rule_drawn(const EgRule *g, int count, int turn, int lone_white, int skew) {
     int strong = lone_white ? 1 : 0;
-    int first = count % 2 == 0 ? turn : !turn; /* who moved first in the count */
+    int first = (count % 2 == 0 ? turn : !turn) ^ skew; /* who moved first in the count */
     return count >= g->plies - (g->by_strong_side && first == strong ? 1 : 0);
 }
 
@@ -86,17 +86,35 @@ static int endgame_at(const EgRules *s, const Pos *p, EgAt *at) {
     return 1;
 }
 
-/* Whether an endgame rule draws the node (pysearch.py: endgame_drawn). */
-static int endgame_drawn(const EgAt *at, int turn, int count, int standing) {
+/* Whether an endgame rule draws the node (pysearch.py: endgame_drawn); c: the counts and
+ * their skew (pysearch.py: endgame_counts). */
+static int endgame_drawn(const EgAt *at, int turn, const int c[3]) {
     for (int i = 0; i < at->n; i++) {
         const EgRule *g = at->rule[i];
         if (g->main_diagonal) {
-            if (at->on_diagonal && eg_rule_drawn(g, standing, turn, at->lone_white)) return 1;
-        } else if (eg_rule_drawn(g, count, turn, at->lone_white)) {
+            if (at->on_diagonal && eg_rule_drawn(g, c[1], turn, at->lone_white, c[2] >> 1))
+                return 1;
+        } else if (eg_rule_drawn(g, c[0], turn, at->lone_white, c[2] & 1)) {
             return 1;
         }
     }
     return 0;
+}
+
+/* The counts after move m, played where at holds (ending: whether it does) with c, in child
+ * (pysearch.py: child_counts). */
+static void child_counts(const EgAt *at, int ending, const CMove *m, const Pos *child,
+                         const int c[3], bb diagonal, int out[3]) {
+    out[0] = out[1] = out[2] = 0;
+    if (m->ncap || m->crowns) return;
+    out[0] = c[0] + 1;
+    out[1] = c[1] + 1;
+    out[2] = c[2];
+    if (ending && at->tracked &&
+        lone_on_diagonal(child, at->lone_white, at->lone_black, diagonal) != at->on_diagonal) {
+        out[1] = 0;
+        out[2] = c[2] & 1;
+    }
 }
 
 /* Read the search settings' endgame rules ((strong, low, high, plies, main_diagonal,

@@ -194,9 +194,9 @@ static void bar_idle_kings(const Engine *e, const Pos *p, const int runs[2], Mov
     l->n = kept;
 }
 
-/* count, standing: the endgame counts (pysearch.py: endgame_counts) */
+/* egc: the endgame counts and their skew (pysearch.py: endgame_counts) */
 static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply, int quiet,
-                int rev, const int runs[2], int count, int standing) {
+                int rev, const int runs[2], const int egc[3]) {
     if (tick(e)) return 0;
     const Rules *r = e->r;
     e->pvlen[ply] = 0;
@@ -204,7 +204,7 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
     EgAt eg;
     int ending = e->eg.n && endgame_at(&e->eg, p, &eg);
     if (ply && drawn(e, h, quiet, rev)) return 0;
-    if (ply && ending && endgame_drawn(&eg, p->turn, count, standing)) return 0;
+    if (ply && ending && endgame_drawn(&eg, p->turn, egc)) return 0;
     if (ply >= S_MAX_PLY) return evaluate(e->ev, r, p);
     int tt_move = -1, best = -S_INF, threat = 0;
     uint64_t key = 0; /* the node's in the table, where depth > 0 */
@@ -236,8 +236,9 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
         if (l->failed) return e->failed = e->aborted = 1, 0;
         bar_idle_kings(e, p, runs, l);
         if (!l->n) return ply - S_WIN;
-        int counts[2] = {count, ending && eg.tracked && eg.on_diagonal ? standing : 0};
-        key = table_key(h, quiet, e->king_run ? runs : NULL, ending ? counts : NULL);
+        int on = ending && eg.tracked && eg.on_diagonal;
+        int keyed[3] = {egc[0], on ? egc[1] : 0, on ? egc[2] : egc[2] & 1};
+        key = table_key(h, quiet, e->king_run ? runs : NULL, ending ? keyed : NULL);
         const TTEntry *t = &e->tt[key & e->mask];
         if (t->key == key) {
             tt_move = t->move;
@@ -272,29 +273,20 @@ static int node(Engine *e, const Pos *p, int depth, int alpha, int beta, int ply
         int c_rev = irreversible ? 0 : rev + 1;
         int c_runs[2] = {runs[0], runs[1]};
         c_runs[p->turn] = m->by_king && !m->ncap ? runs[p->turn] + 1 : 0;
-        int c_count = 0, c_standing = 0; /* the material changes: the endgame counts begin */
-        if (!m->ncap && !m->crowns) {
-            c_count = count + 1;
-            c_standing = standing + 1;
-            if (ending && eg.tracked &&
-                lone_on_diagonal(&child, eg.lone_white, eg.lone_black, e->eg.diagonal) !=
-                    eg.on_diagonal)
-                c_standing = 0;
-        }
+        int c_egc[3];
+        child_counts(&eg, ending, m, &child, egc, e->eg.diagonal, c_egc);
         int d = threat ? -1 : n > 1 ? depth - 1 : depth, score; /* forced: no depth */
         if (!searched) {
-            score = -node(e, &child, d, -beta, -alpha,
-                          ply + 1, c_quiet, c_rev, c_runs, c_count, c_standing);
+            score = -node(e, &child, d, -beta, -alpha, ply + 1, c_quiet, c_rev, c_runs, c_egc);
         } else {
             int cut = searched >= S_LMR_AFTER && depth >= S_LMR_DEPTH && !m->ncap && !m->crowns;
             score = -node(e, &child, d - cut, -alpha - 1, -alpha,
-                          ply + 1, c_quiet, c_rev, c_runs, c_count, c_standing);
+                          ply + 1, c_quiet, c_rev, c_runs, c_egc);
             if (!e->aborted && cut && score > alpha)
                 score = -node(e, &child, d, -alpha - 1, -alpha,
-                              ply + 1, c_quiet, c_rev, c_runs, c_count, c_standing);
+                              ply + 1, c_quiet, c_rev, c_runs, c_egc);
             if (!e->aborted && alpha < score && score < beta)
-                score = -node(e, &child, d, -beta, -alpha,
-                              ply + 1, c_quiet, c_rev, c_runs, c_count, c_standing);
+                score = -node(e, &child, d, -beta, -alpha, ply + 1, c_quiet, c_rev, c_runs, c_egc);
         }
         searched++;
         if (e->aborted) return 0;
@@ -345,14 +337,14 @@ typedef struct {
 /* Iterative deepening (pysearch.py: search); the lines of the last iteration completed, or
  * for one line, the root's best move of an iteration cut short once it has one. */
 static int deepen(Engine *e, const Pos *root, int quiet, int rev, const int runs[2],
-                  const int counts[2], int target, int nlines, SLine *done) {
+                  const int counts[3], int target, int nlines, SLine *done) {
     int reached = 0;
     SLine *found = PyMem_RawMalloc((size_t)nlines * sizeof(SLine));
     if (!found) return e->failed = 1, 0;
     for (int d = 1; d <= target; d++) {
         e->nexcl = 0;
         for (int k = 0; k < nlines; k++) {
-            int score = node(e, root, d, -S_INF, S_INF, 0, quiet, rev, runs, counts[0], counts[1]);
+            int score = node(e, root, d, -S_INF, S_INF, 0, quiet, rev, runs, counts);
             if (e->aborted) break;
             found[k].score = score;
             found[k].len = e->pvlen[0];
@@ -497,11 +489,11 @@ static PyObject *k_search(PyObject *self, PyObject *const *args, Py_ssize_t narg
                             "multipv, tt_bits, table)");
     if (!E_tables_of) return PyErr_Format(PyExc_RuntimeError, "search_setup() was not called");
     POSITION_ARG(args[0]);
-    int reps, qlimit, man_resets, king_run, quiet, rev, runs[2], most, counts[2];
+    int reps, qlimit, man_resets, king_run, quiet, rev, runs[2], most, counts[3];
     PyObject *eg_rules, *diagonal;
-    if (!PyArg_ParseTuple(args[2], "iiiiii(ii)OiO(ii);settings", &reps, &qlimit, &man_resets,
-                          &king_run, &quiet, &rev, &runs[0], &runs[1], &eg_rules, &most,
-                          &diagonal, &counts[0], &counts[1]))
+    if (!PyArg_ParseTuple(args[2], "iiiiii(ii)OiO(iii);settings", &reps, &qlimit,
+                          &man_resets, &king_run, &quiet, &rev, &runs[0], &runs[1], &eg_rules,
+                          &most, &diagonal, &counts[0], &counts[1], &counts[2]))
         return NULL;
     EgRules eg;
     if (endgame_parse(eg_rules, most, diagonal, &eg) < 0) return NULL;

@@ -69,7 +69,7 @@ def settings(board: Board) -> Settings:
     rules = board.rules
     endgame = tuple(endgame_rule(r) for r in rules.endgame)
     most = diagonal = 0
-    counts = (0, 0)
+    counts = (0, 0, 0)
     if board._eg is not None:  # (the Board's counts of its endgame rules; no public view)
         most, diagonal = board._eg.most, board._eg.diagonal
         counts = pysearch.endgame_counts(board.positions(), diagonal)

@@ -69,19 +69,21 @@ ENDGAME_COUNT = 4095  # a key tells the endgame counts apart up to this (no rule
 
 
 def table_key(
-    h: int, quiet: int, runs: tuple[int, int] | None, endgame: tuple[int, int] | None = None
+    h: int, quiet: int, runs: tuple[int, int] | None, endgame: tuple[int, int, int] | None = None
 ) -> int:
     """A node's key in the transposition table: its position's hash *h* with the plies counted
     towards the moves rule, where the Frisian limit holds (*runs* not None) each side's idle
     king moves in a row (up to the limit), and where an endgame rule counts (*endgame* not
     None) the plies since the material and since the lone king's standing on the main
-    diagonal began. Each decides what the node is worth: a win 11 plies away is a draw where
-    the moves rule ends the game in 7 (FMJD Annex 1, art. 6: 25 moves by kings only)."""
+    diagonal began, and their skew (see :func:`endgame_counts`). Each decides what the node
+    is worth: a win 11 plies away is a draw where the moves rule ends the game in 7 (FMJD
+    Annex 1, art. 6: 25 moves by kings only)."""
     key = h ^ _splitmix(_QUIET_SEED + quiet)
     if runs is not None:
         key ^= _splitmix(_RUNS_SEED + 4 * min(runs[0], KING_RUN) + min(runs[1], KING_RUN))
     if endgame is not None:
         count = min(endgame[0], ENDGAME_COUNT) << 12 | min(endgame[1], ENDGAME_COUNT)
+        count |= endgame[2] << 24
         key ^= _splitmix(_ENDGAME_SEED + count)
     return key
 
@@ -94,8 +96,7 @@ class EndgameRule:
     pieces number within *pieces*; the position is drawn once *plies* have been played since
     that material began (with *main_diagonal*, since that material with the lone king on the
     main diagonal began, and only while it stands there), one ply fewer where
-    *by_strong_side* and the stronger side moved first in the count (told from the count's
-    parity: a setup that hands the move to the other side is not seen)."""
+    *by_strong_side* and the stronger side moved first in the count."""
 
     strong: int
     pieces: tuple[int, int]
@@ -114,10 +115,11 @@ class EndgameRule:
     def _strong(self, men: int, kings: int) -> bool:
         return men < 4 and kings < 16 and bool(self.strong >> (16 * men + kings) & 1)
 
-    def drawn(self, count: int, turn: int, lone_white: bool) -> bool:
-        """Whether *count* plies since the rule's count began (*turn* to move now) draw."""
+    def drawn(self, count: int, turn: int, lone_white: bool, skew: int) -> bool:
+        """Whether *count* plies since the rule's count began (*turn* to move now; *skew* 1
+        where a setup handed the move over since) draw."""
         strong = BLACK if lone_white else WHITE
-        first = turn if count % 2 == 0 else 1 - turn  # who moved first in the count
+        first = (turn if count % 2 == 0 else 1 - turn) ^ skew  # who moved first in the count
         return count >= self.plies - (1 if self.by_strong_side and first == strong else 0)
 
 
@@ -148,8 +150,7 @@ class Settings:
     endgame: tuple[EndgameRule, ...] = ()  # the endgame rules of the rule set
     most: int = 0  # no endgame rule counts with more pieces on the board
     diagonal: int = 0  # the main diagonal's squares, where a rule needs them
-    counts: tuple[int, int] = (0, 0)  # at the root: plies since the material began, and
-    # since the lone king's standing on the main diagonal (or off it) began
+    counts: tuple[int, int, int] = (0, 0, 0)  # at the root: see endgame_counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,32 +216,38 @@ def endgame_at(s: Settings, pos: Position) -> EndgameAt | None:
     return EndgameAt(rules, lone_white, lone_black, on, tracked)
 
 
-def endgame_drawn(e: EndgameAt, turn: int, count: int, standing: int) -> bool:
+def endgame_drawn(e: EndgameAt, turn: int, count: int, standing: int, skew: int) -> bool:
     """Whether an endgame rule draws the node: *count* plies since its material began,
-    *standing* since its lone kings' standing on the main diagonal began."""
+    *standing* since its lone kings' standing on the main diagonal began, *skew* as
+    :func:`endgame_counts` gives it."""
     for r in e.rules:
         if r.main_diagonal:
-            if e.on_diagonal and r.drawn(standing, turn, e.lone_white):
+            if e.on_diagonal and r.drawn(standing, turn, e.lone_white, skew >> 1):
                 return True
-        elif r.drawn(count, turn, e.lone_white):
+        elif r.drawn(count, turn, e.lone_white, skew & 1):
             return True
     return False
 
 
 def child_counts(
-    ending: EndgameAt | None, move: Move, child: Position, count: int, standing: int, diagonal: int
-) -> tuple[int, int]:
-    """The endgame counts after *move* (played where *ending* holds, with *count* and
-    *standing*) in *child*: begun again where the material changes (a capture, a crowning),
-    the standing's where a lone king a main-diagonal rule counts steps on or off the
-    diagonal."""
+    ending: EndgameAt | None,
+    move: Move,
+    child: Position,
+    counts: tuple[int, int, int],
+    diagonal: int,
+) -> tuple[int, int, int]:
+    """The endgame counts (as :func:`endgame_counts`) after *move*, played where *ending*
+    holds with *counts*, in *child*: begun again where the material changes (a capture, a
+    crowning), the standing's where a lone king a main-diagonal rule counts steps on or off
+    the diagonal."""
+    count, standing, skew = counts
     if move.captured or move.crowns:
-        return 0, 0
+        return 0, 0, 0
     if ending is not None and ending.tracked:
         lone = (ending.lone_white, ending.lone_black)
         if _lone_on_diagonal(child, *lone, diagonal) != ending.on_diagonal:
-            return count + 1, 0
-    return count + 1, standing + 1
+            return count + 1, 0, skew & 1
+    return count + 1, standing + 1, skew
 
 
 def _material(pos: Position) -> tuple[int, int, int, int]:
@@ -253,22 +260,31 @@ def _material(pos: Position) -> tuple[int, int, int, int]:
     )
 
 
-def endgame_counts(positions: Sequence[Position], diagonal: int) -> tuple[int, int]:
+def endgame_counts(positions: Sequence[Position], diagonal: int) -> tuple[int, int, int]:
     """The endgame counts at the last of *positions* (a game's, in order): the plies since its
-    material began, and since its lone kings' standing on the main diagonal began."""
+    material began, since its lone kings' standing on the main diagonal began, and their
+    skew: bit 0 (the first count's) and bit 1 (the second's) set where the side to move at
+    the count's start is not the one the count's parity tells (a setup handed the move
+    over)."""
     last = positions[-1]
     kind = _material(last)
     lone_white, lone_black = kind[:2] == (0, 1), kind[2:] == (0, 1)
     on = _lone_on_diagonal(last, lone_white, lone_black, diagonal)
     count = standing = 0
+    began = standing_began = last.turn  # the side to move where each count began
     alike = True  # the standing unchanged so far
     for p in reversed(positions[:-1]):
         if _material(p) != kind:
             break
         count += 1
+        began = p.turn
         alike = alike and _lone_on_diagonal(p, lone_white, lone_black, diagonal) == on
-        standing += alike
-    return count, standing
+        if alike:
+            standing += 1
+            standing_began = p.turn
+    skew = int(began != (last.turn if count % 2 == 0 else 1 - last.turn))
+    skew |= int(standing_began != (last.turn if standing % 2 == 0 else 1 - last.turn)) << 1
+    return count, standing, skew
 
 
 def _moves(pos: Position, s: Settings, runs: tuple[int, int]) -> list[Move]:
@@ -342,8 +358,7 @@ class _Search:
         quiet: int,
         rev: int,
         runs: tuple[int, int],
-        count: int,
-        standing: int,
+        counts: tuple[int, int, int],
     ) -> int:
         self.check()
         self.pv[ply] = []
@@ -351,7 +366,7 @@ class _Search:
         ending = endgame_at(self.s, pos) if self.s.endgame else None
         if ply and (
             self.drawn(h, quiet, rev)
-            or (ending is not None and endgame_drawn(ending, pos.turn, count, standing))
+            or (ending is not None and endgame_drawn(ending, pos.turn, *counts))
         ):
             return 0
         if ply >= MAX_PLY:
@@ -378,10 +393,13 @@ class _Search:
             moves = _moves(pos, self.s, runs)
             if not moves:
                 return ply - WIN
-            counts = None
+            keyed = None
             if ending is not None:
-                counts = (count, standing if ending.tracked and ending.on_diagonal else 0)
-            key = table_key(h, quiet, runs if self.s.king_run else None, counts)
+                count, standing, skew = counts
+                if not (ending.tracked and ending.on_diagonal):
+                    standing, skew = 0, skew & 1
+                keyed = (count, standing, skew)
+            key = table_key(h, quiet, runs if self.s.king_run else None, keyed)
             entry = self.tt.get(key & self.mask)
             if entry is not None and entry[0] == key:
                 _, e_depth, flag, score, tt_move = entry
@@ -411,10 +429,10 @@ class _Search:
             c_rev = 0 if irreversible else rev + 1
             run = runs[pos.turn] + 1 if m.by_king and not m.captured else 0
             c_runs = (run, runs[1]) if pos.turn == WHITE else (runs[0], run)
-            c_count, c_standing = child_counts(ending, m, child, count, standing, self.s.diagonal)
+            c_counts = child_counts(ending, m, child, counts, self.s.diagonal)
             # a forced move costs no depth; a threatened node's children end on the evaluation
             d = -1 if threat else depth - 1 if len(moves) > 1 else depth
-            after = (ply + 1, c_quiet, c_rev, c_runs, c_count, c_standing)
+            after = (ply + 1, c_quiet, c_rev, c_runs, c_counts)
             if not searched:
                 score = -self.node(child, d, -beta, -alpha, *after)
             else:
@@ -513,7 +531,7 @@ def search(
                     settings.quiet,
                     settings.reversible,
                     settings.runs,
-                    *settings.counts,
+                    settings.counts,
                 )
                 found.append(Line(score, tuple(s.pv[0])))
                 if s.pv[0]:

@@ -82,7 +82,7 @@ def search(
         tuple[tuple[int, int, int, int, int, int], ...],
         int,
         int,
-        tuple[int, int],
+        tuple[int, int, int],
     ],
     depth: int | None,
     nodes: int | None,
