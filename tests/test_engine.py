@@ -514,3 +514,26 @@ def test_twins_agree_in_endgames(variant: str, fen: str) -> None:
         if board.outcome() is not None:
             continue
         assert _summary(board, 6, 1, True) == _summary(board, 6, 1, False), (seed, board.fen())
+
+
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
+def test_a_kept_table_tells_the_counts_first_mover_apart(compiled: bool) -> None:
+    """W:WK25,K48:BK26 at ply 11, the same quiet and endgame counts in two games: drawn at
+    ply 13 where a setup gave White the move twice (the test above), won in 3 plies where the
+    moves alternated (KNDB Frisian rules: 7 moves of the stronger side). A table kept from the
+    first game's search does not give its draw to the second."""
+    setup = Board("frisian", "W:WK8,K34:BK47", rules="official")
+    setup.push("8-30")
+    setup.set_position(parse_fen("W:WK30,K34:BK47", get_variant("frisian")))
+    plain = Board("frisian", "B:WK30,K34:BK41", rules="official")
+    plain.push("41-47")
+    walk = "34-40 47-36 40-34 36-41 34-48 41-23 30-43 23-12 43-25 12-26"
+    for text in walk.split():
+        setup.push(text)
+        plain.push(text)
+    assert setup.fen() == plain.fen() == "W:WK25,K48:BK26"
+    assert (setup.ply, setup.quiet) == (plain.ply, plain.quiet) == (11, 11)
+    table = Table()
+    assert search(setup, Limit(depth=5), bytearray(1), 1, compiled, table).lines[0].score == 0
+    kept = search(plain, Limit(depth=5), bytearray(1), 1, compiled, table)
+    assert kept.lines[0].score == WIN - 3
