@@ -10,7 +10,7 @@ import time
 import pytest
 
 from pdn.board import Board
-from pdn.engine.builtin import BuiltinEngine, Table, score, search
+from pdn.engine.builtin import BuiltinEngine, Table, score, search, settings
 from pdn.engine.evaluation import (
     ADVANCE_END,
     ADVANCE_MID,
@@ -26,9 +26,10 @@ from pdn.engine.evaluation import (
     evaluate,
     king_value,
 )
-from pdn.engine.pysearch import WIN, zobrist
+from pdn.engine.pysearch import WIN, child_counts, endgame_at, endgame_drawn, zobrist
 from pdn.engine.types import Limit, PovScore, Score
 from pdn.notation import move_text
+from pdn.rules.draw import Termination
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import Color
 from pdn.rules.position import CORES
@@ -438,10 +439,6 @@ def test_search_counts_the_endgame_rules_as_the_board(variant: str, fen: str) ->
     """Along random games from each endgame, the search's counts draw a position exactly where
     the Board's endgame rule first does: those of the root (settings, endgame_at,
     endgame_drawn), and those the search carries from ply to ply (child_counts)."""
-    from pdn.engine.builtin import settings
-    from pdn.engine.pysearch import child_counts, endgame_at, endgame_drawn
-    from pdn.rules.draw import Termination
-
     drawn = 0
     for seed in range(12):
         board = Board(variant, fen, rules="official")
@@ -466,15 +463,11 @@ def test_search_counts_the_endgame_rules_as_the_board(variant: str, fen: str) ->
     assert drawn >= 2
 
 
-@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
-def test_a_setup_that_hands_the_move_over(compiled: bool) -> None:
+def test_a_setup_that_hands_the_move_over() -> None:
     """KNDB Frisian rules (2 kings against a lone king: 7 moves of the stronger side): a setup
     mid-game that gives Black the move keeps the count going, and the Board counts from the
     side to move where it began, where the parity of the count alone would tell the other
-    side, and draw a ply later. The search counts as the Board does."""
-    from pdn.engine.builtin import settings
-    from pdn.engine.pysearch import endgame_at, endgame_drawn
-
+    side, and draw a ply later. The search's counts draw where the Board does."""
     board = Board("frisian", "W:WK1,K2:BK50", rules="official")
     board.push("1-7")
     board.push("50-44")
@@ -489,15 +482,36 @@ def test_a_setup_that_hands_the_move_over(compiled: bool) -> None:
         assert (board.draw is not None) == (ply == 13), ply
     assert board.draw is not None and board.draw.label == "draw-2-kings-7-moves"
 
-    # White wins W:WK25,K48:BK26 in three plies; reached at ply 11 after a setup that gave
-    # White the move twice (the count began at ply 0 with White to move), the Board draws at
-    # ply 13, before White can take the king
+
+# W:WK25,K48:BK26 (Frisian), which White wins in three plies, at ply 11 of two games: one
+# after a setup that gave White the move twice (the count began at ply 0 with White to move,
+# and the Board draws at ply 13, before White can take the king), one with the moves
+# alternating (a win in 3); the same quiet and endgame counts in both
+HANDED_OVER_WALK = "34-40 47-36 40-34 36-41 34-48 41-23 30-43 23-12 43-25 12-26"
+
+
+def _handed_over() -> Board:
     game = Board("frisian", "W:WK8,K34:BK47", rules="official")
     game.push("8-30")
     game.set_position(parse_fen("W:WK30,K34:BK47", get_variant("frisian")))
-    walk = "34-40 47-36 40-34 36-41 34-48 41-23 30-43 23-12 43-25 12-26"
-    for text in walk.split():
+    for text in HANDED_OVER_WALK.split():
         game.push(text)
+    return game
+
+
+def _alternating() -> Board:
+    game = Board("frisian", "B:WK30,K34:BK41", rules="official")
+    game.push("41-47")
+    for text in HANDED_OVER_WALK.split():
+        game.push(text)
+    return game
+
+
+@pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
+def test_the_search_after_a_setup_that_hands_the_move_over(compiled: bool) -> None:
+    """The position above after the setup: a draw, as the Board has it; set up fresh: a win
+    in 3."""
+    game = _handed_over()
     assert (game.fen(), game.ply) == ("W:WK25,K48:BK26", 11)
     fresh = Board("frisian", game.fen(), rules="official")
     assert search(fresh, Limit(depth=5), bytearray(1), 1, compiled).lines[0].score == WIN - 3
@@ -518,19 +532,10 @@ def test_twins_agree_in_endgames(variant: str, fen: str) -> None:
 
 @pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_c), False])
 def test_a_kept_table_tells_the_counts_first_mover_apart(compiled: bool) -> None:
-    """W:WK25,K48:BK26 at ply 11, the same quiet and endgame counts in two games: drawn at
-    ply 13 where a setup gave White the move twice (the test above), won in 3 plies where the
-    moves alternated (KNDB Frisian rules: 7 moves of the stronger side). A table kept from the
-    first game's search does not give its draw to the second."""
-    setup = Board("frisian", "W:WK8,K34:BK47", rules="official")
-    setup.push("8-30")
-    setup.set_position(parse_fen("W:WK30,K34:BK47", get_variant("frisian")))
-    plain = Board("frisian", "B:WK30,K34:BK41", rules="official")
-    plain.push("41-47")
-    walk = "34-40 47-36 40-34 36-41 34-48 41-23 30-43 23-12 43-25 12-26"
-    for text in walk.split():
-        setup.push(text)
-        plain.push(text)
+    """The position above in both games (KNDB Frisian rules: 7 moves of the stronger side): a
+    table kept from the search after the setup (a draw) does not give its draw to the game
+    whose moves alternated (a win in 3)."""
+    setup, plain = _handed_over(), _alternating()
     assert setup.fen() == plain.fen() == "W:WK25,K48:BK26"
     assert (setup.ply, setup.quiet) == (plain.ply, plain.quiet) == (11, 11)
     table = Table()

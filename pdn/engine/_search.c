@@ -17,7 +17,6 @@
 #define S_LMR_DEPTH 3
 enum { TT_EXACT = 0, TT_LOWER = 1, TT_UPPER = 2 };
 
-
 typedef struct {
     uint64_t key;
     int16_t score, move;
@@ -86,7 +85,6 @@ static double now(void) {
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
-
 
 /* Whether the side to move has any legal move (pykernel.py: has_moves). */
 static int any_move(const Rules *r, const Pos *p) {
