@@ -40,16 +40,19 @@ OCA_GAMES = 22_621  # games in OCA_2.0.pdn
 def grow(db: str) -> int:
     """Copy the games (with their positions and tags) until there are TARGET or more: copy k takes
     the negative id -(low 58 bits) - k * 2**58 (ids are positive hash bits, so copies meet no
-    original and no other copy but by odds of about 1 in 10**9) and a place past every file's."""
+    original and no other copy but by odds of about 1 in 10**9), a place past every file's and
+    the number k times the highest on."""
     engine = open_database(db)
     columns = [c.name for c in GameRow.__table__.columns]
     moved = {"id": "-(id % {top}) - {k} * {top}", "game_hash": "CAST(game_hash || '-{k}' AS BLOB)",
-             "place": "place + {k} * {far}"}  # fmt: skip
+             "place": "place + {k} * {far}", "number": "number + {k} * {span}"}  # fmt: skip
     with engine.begin() as conn:
         base = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 1
+        span = conn.execute(select(func.max(GameRow.number))).scalar() or 0
         for k in range(1, -(-TARGET // base)):
             values = ", ".join(
-                moved.get(c, f'"{c}"').format(k=k, top=1 << 58, far=1 << 48) for c in columns
+                moved.get(c, f'"{c}"').format(k=k, top=1 << 58, far=1 << 48, span=span)
+                for c in columns
             )
             names = ", ".join(f'"{c}"' for c in columns)
             new_id = f"-(game_id % {1 << 58}) - {k} * {1 << 58}"
@@ -58,8 +61,8 @@ def grow(db: str) -> int:
                 f"INSERT INTO games ({names}) SELECT {values} FROM games WHERE id IN {originals}"
             ))  # fmt: skip
             conn.execute(text(
-                f"INSERT INTO positions SELECT digest, {new_id}, ply, move FROM positions "
-                f"WHERE game_id IN {originals}"
+                f"INSERT INTO positions SELECT digest, game + {k * span}, ply, move FROM "
+                f"positions WHERE game IN (SELECT number FROM games WHERE length(game_hash) = 16)"
             ))  # fmt: skip
             conn.execute(text(
                 f"INSERT INTO tags SELECT {new_id}, position, name, value FROM tags "

@@ -29,16 +29,21 @@ FAR = 1 << 48
 
 def grow(engine: Engine) -> int:
     """Copy the games until there are TARGET or more: copy k of a game gets the id
-    -(id % 2**58) - k * 2**58 (no original id is negative) and a place past every file's."""
+    -(id % 2**58) - k * 2**58 (no original id is negative), a place past every file's and
+    the number k times the highest on."""
     moved = {
         "id": "-(id % {top}) - {k} * {top}",
         "game_id": "-(game_id % {top}) - {k} * {top}",
         "game_hash": "CAST(game_hash || '-{k}' AS BLOB)",
         "place": "place + {k} * {far}",
+        "number": "number + {k} * {span}",
+        "game": "game + {k} * {span}",
     }
     with engine.begin() as conn:
         base = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 1
+        span = conn.execute(select(func.max(GameRow.number))).scalar() or 0
         originals = "(SELECT id FROM games WHERE length(game_hash) = 16)"
+        numbers = "(SELECT number FROM games WHERE length(game_hash) = 16)"
         for k in range(1, -(-TARGET // base)):
             for table in Base.metadata.sorted_tables:
                 names = [c.name for c in table.columns]
@@ -46,10 +51,12 @@ def grow(engine: Engine) -> int:
                     where = f"id IN {originals}"
                 elif "game_id" in names and table.name != "occurrences":
                     where = f"game_id IN {originals}"
+                elif "game" in names:
+                    where = f"game IN {numbers}"
                 else:
                     continue
                 values = ", ".join(
-                    moved.get(c, f'"{c}"').format(k=k, top=TOP, far=FAR) for c in names
+                    moved.get(c, f'"{c}"').format(k=k, top=TOP, far=FAR, span=span) for c in names
                 )
                 columns = ", ".join(f'"{c}"' for c in names)
                 conn.execute(text(

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import groupby
 
-from sqlalchemy import Connection, bindparam, text, update
+from sqlalchemy import Column, Connection, ForeignKey, MetaData, Table, bindparam, text, update
 
 from pdn.db.positions import opening_blob
 from pdn.db.schema import (
     MATERIAL_STAGED,
     MOVE_TALLIES,
+    NUMBERS,
     OPENING_PLIES_KEPT,
     OPENING_TALLIES,
     PLAYER_TALLIES,
@@ -19,6 +20,7 @@ from pdn.db.schema import (
     STAGED,
     TALLIES,
     AnalysisRow,
+    GameId,
     GameRow,
     MaterialRow,
     Meta,
@@ -30,6 +32,25 @@ from pdn.db.tallies import tallies_from_games
 from pdn.db.texts import pack
 
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
+
+
+_BY_ID = MetaData()  # the tables schemas 6 to 9 laid out with the game's id (see _by_id)
+Table("games", _BY_ID, Column("id", GameId, primary_key=True))  # what they refer to
+
+
+def _by_id(table: Table) -> Table:
+    """*table* (positions, material or their staging tables) as schemas 6 to 9 laid it out,
+    for the steps to them: game_id, the game's id, where it has game, the game's number."""
+    if table.name in _BY_ID.tables:
+        return _BY_ID.tables[table.name]
+    columns = [
+        Column("game_id", GameId, *(ForeignKey("games.id") for _ in c.foreign_keys),
+               primary_key=c.primary_key, nullable=c.nullable)
+        if c.name == "game"
+        else Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable)
+        for c in table.columns
+    ]  # fmt: skip
+    return Table(table.name, _BY_ID, *columns, sqlite_with_rowid=not table.primary_key)
 
 
 def _add_analysis(conn: Connection) -> None:
@@ -54,8 +75,8 @@ def _positions_from_plies(conn: Connection) -> None:
     """Schema 5 to 6, part one: the plies (a row per move, with the positions before and after
     it) become positions (a row per position, with the move played from it), and each game
     keeps the digests of its first positions (games.opening)."""
-    PositionRow.__table__.create(conn)  # type: ignore[attr-defined]
-    STAGED.create(conn)
+    _by_id(PositionRow.__table__).create(conn)  # type: ignore[arg-type]
+    _by_id(STAGED).create(conn)
     run = conn.exec_driver_sql
     run(  # every position a move was played from; then the last of each game; then the start
         "INSERT INTO positions (digest, game_id, ply, move) SELECT before, game_id, ply - 1, "
@@ -157,8 +178,8 @@ def _material_by_signature(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":  # constraints are named for the table: names freed
         for name in ("pkey", "game_id_fkey"):
             run(f"ALTER TABLE material_6 RENAME CONSTRAINT material_{name} TO material_6_{name}")
-    MaterialRow.__table__.create(conn)  # type: ignore[attr-defined]
-    MATERIAL_STAGED.create(conn)
+    _by_id(MaterialRow.__table__).create(conn)  # type: ignore[arg-type]
+    _by_id(MATERIAL_STAGED).create(conn)
     columns = "signature, game_id, first, length"
     run(
         f"INSERT INTO material ({columns}) SELECT {columns} FROM material_6 ORDER BY "
@@ -220,12 +241,67 @@ def _to_9(conn: Connection) -> None:
     squares_from_boards(conn)
 
 
+def _to_10(conn: Connection) -> None:
+    """Schema 9 to 10: each game numbered in the order of its place, the positions and the
+    material runs (staged ones too) naming their game by its number (on PostgreSQL without
+    the statement timeout, and the numbers to come from the sequence)."""
+    run = conn.exec_driver_sql
+    postgresql = conn.dialect.name == "postgresql"
+    if postgresql:
+        conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
+        run("ALTER TABLE games ADD COLUMN number INTEGER")
+    else:  # SQLite adds a column NOT NULL only with a default
+        run("ALTER TABLE games ADD COLUMN number INTEGER NOT NULL DEFAULT 0")
+    run(
+        "UPDATE games SET number = r.n FROM (SELECT id, row_number() OVER (ORDER BY place) AS n "
+        "FROM games) AS r WHERE games.id = r.id"
+    )
+    if postgresql:
+        run("ALTER TABLE games ALTER COLUMN number SET NOT NULL")
+        NUMBERS.create(conn)
+        run(f"SELECT setval('{NUMBERS.name}', coalesce(max(number), 0) + 1, false) FROM games")
+    run("CREATE UNIQUE INDEX ix_games_number ON games (number)")
+    for table, staged, key in (
+        (PositionRow.__table__, STAGED, "digest, game, ply"),
+        (MaterialRow.__table__, MATERIAL_STAGED, "signature, game, first"),
+    ):
+        _numbered(conn, table, key)  # type: ignore[arg-type]
+        _numbered(conn, staged, "")
+    if not postgresql:  # the old tables' pages
+        give_back_pages(conn)
+
+
+def _numbered(conn: Connection, table: Table, key: str) -> None:
+    """Schema 9 to 10, for one table: its rows copied into its new layout, in *key* order (no
+    order: a staging table), the game's id replaced by its number."""
+    run = conn.exec_driver_sql
+    name = table.name
+    run(f"ALTER TABLE {name} RENAME TO {name}_9")
+    if conn.dialect.name == "postgresql":  # constraints are named for the table: names freed
+        names = conn.execute(
+            text("SELECT conname FROM pg_constraint WHERE conrelid = CAST(:t AS regclass)"),
+            {"t": f"{name}_9"},
+        ).scalars()
+        for old in names:
+            run(f"ALTER TABLE {name}_9 RENAME CONSTRAINT {old} TO {name}_9_{old[len(name) + 1 :]}")
+    table.create(conn)
+    columns = [c.name for c in table.columns]
+    chosen = ", ".join("g.number" if c == "game" else f"t.{c}" for c in columns)
+    order = f" ORDER BY {key.replace('game', 'g.number')}" if key else ""
+    run(
+        f"INSERT INTO {name} ({', '.join(columns)}) SELECT {chosen} FROM {name}_9 t JOIN games "
+        f"g ON g.id = t.game_id{order}"
+    )
+    run(f"DROP TABLE {name}_9")
+
+
 STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     4: _add_analysis,
     5: _to_6,
     6: _to_7,
     7: _to_8,
     8: _to_9,
+    9: _to_10,
 }
 
 

@@ -1,6 +1,6 @@
 """The positions of the stored games: a row per position of a game's main line, keyed by the
-position's digest (an import stages them first: see pdn.db.staging), and the digests of each
-game's first positions kept with the game.
+position's digest, the game named by its number (an import stages them first: see
+pdn.db.staging), and the digests of each game's first positions kept with the game.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pdn.db.schema import DIGEST_BYTES, OPENING_PLIES_KEPT, STAGED, PositionRow
 from pdn.db.staging import POSITIONS, any_staged, every_row
 
 Row = tuple[int, int, int, str | None]  # digest, game id, position, the move played from it
+# (an import writes the game's number for its id: pdn.db.store)
 
 
 def position_rows(gid: int, digests: Sequence[int], moves: Sequence[str]) -> tuple[Row, ...]:
@@ -42,8 +43,8 @@ def opening_digests(blob: bytes) -> list[int]:
 
 
 def reaching(engine: Engine, digest: int) -> Subquery:
-    """The rows of the positions with *digest* (columns digest, game_id, ply, move), staged ones
-    included when there are any (an import at work, or killed)."""
+    """The rows of the positions with *digest* (columns digest, game, ply, move: game is the
+    game's number), staged ones included when there are any (an import at work, or killed)."""
     stored = _stored().where(PositionRow.digest == digest)
     if not any_staged(engine, POSITIONS):  # one table: the database reads its key
         return stored.subquery()
@@ -57,8 +58,8 @@ def every_position(engine: Engine) -> FromClause:
 
 
 def _stored() -> Select[int, int, int, str | None]:
-    return select(PositionRow.digest, PositionRow.game_id, PositionRow.ply, PositionRow.move)
+    return select(PositionRow.digest, PositionRow.game, PositionRow.ply, PositionRow.move)
 
 
 def _staged() -> Select[int, int, int, str | None]:
-    return select(STAGED.c.digest, STAGED.c.game_id, STAGED.c.ply, STAGED.c.move)
+    return select(STAGED.c.digest, STAGED.c.game, STAGED.c.ply, STAGED.c.move)

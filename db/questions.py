@@ -162,10 +162,10 @@ def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[Colu
             raise QuestionError("--moves and --fen need --variant")
         # the position's digest names its variant: a condition on the variant as well would
         # lead the database to read every game of the variant
-        reached = select(reaching(engine, position_digest(f.variant, f.moves, f.fen)).c.game_id)
-        # for a page, "id + 0" makes SQLite read the games in import order and stop after the
-        # page, instead of looking up and sorting every game that reached the position
-        cond.append((GameRow.id + 0 if paged else GameRow.id).in_(reached))
+        reached = select(reaching(engine, position_digest(f.variant, f.moves, f.fen)).c.game)
+        # for a page, "number + 0" makes SQLite read the games in import order and stop after
+        # the page, instead of looking up and sorting every game that reached the position
+        cond.append((GameRow.number + 0 if paged else GameRow.number).in_(reached))
     elif f.variant:
         cond.append(GameRow.variant == get_variant(f.variant).name)
     if f.plies_min is not None:
@@ -176,7 +176,8 @@ def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[Colu
         cond.append(GameRow.termination == OLD_LABELS.get(f.termination, f.termination))
     if f.material:
         top = most_pieces(get_variant(f.variant).name if f.variant else None)
-        cond.append(GameRow.id.in_(material_games(engine, f.material, f.material_plies, top)))
+        runs = material_games(engine, f.material, f.material_plies, top)
+        cond.append(GameRow.number.in_(runs))
     cond += judged_conditions(f)
     if f.distinct_moves and paged:  # the first of its set: no game chosen before it plays them
         return [*cond, or_(GameRow.moves_hash.is_(None), ~_played_before(cond))]
@@ -434,8 +435,8 @@ def _played_moves(
     at = reaching(engine, digest)
     played = (  # each game once per move: a game may pass a position twice
         _result_where(
-            select(at.c.move, at.c.game_id, GameRow.winner)
-            .join(GameRow, GameRow.id == at.c.game_id)
+            select(at.c.move, at.c.game, GameRow.winner)
+            .join(GameRow, GameRow.number == at.c.game)
             .where(at.c.move.is_not(None), *chosen),
             result,
         )
@@ -516,7 +517,7 @@ def _by_position_after(engine: Engine, plies: int) -> Select[*tuple[Any, ...]]:
         counted = counted.where(opening_reaches(plies))
         return counted.where(GameRow.from_start).group_by(key)
     every = every_position(engine)
-    counted = counted.join(every, GameRow.id == every.c.game_id).where(every.c.ply == plies)
+    counted = counted.join(every, GameRow.number == every.c.game).where(every.c.ply == plies)
     return counted.where(GameRow.from_start).group_by(every.c.digest)
 
 

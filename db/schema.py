@@ -19,6 +19,7 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
+    Sequence,
     String,
     Table,
     Text,
@@ -30,7 +31,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from pdn.db.texts import HexDigest, PackedText
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 9  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 10  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
@@ -41,6 +42,8 @@ SCHEMA_VERSION = 9  # 2: game ids from the game hash, games.place; 3: a game is 
 # 8: the tallies: the games counted by what the statistics group them by (pdn.db.tallies)
 # 9: the squares each kind of piece stood on in a game (pattern search reads only the games
 # whose squares allow the pattern)
+# 10: games.number, a small number per game in import order: the positions and the material
+# runs name their game by it (3 bytes a row where the id takes 8)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -51,6 +54,12 @@ GameId = BigInteger().with_variant(Integer(), "sqlite")  # SQLite's INTEGER key 
 
 class Base(DeclarativeBase):
     """Declarative base of the toolkit's tables."""
+
+
+# A game's number: given when the game is first stored, in import order, and kept (see
+# pdn.db.store.new_numbers): a table with a row per position or run names the game by it. On
+# PostgreSQL, writers at once take the numbers from this sequence (SQLite has one writer).
+NUMBERS = Sequence("games_number_seq", metadata=Base.metadata)
 
 
 class Meta(Base):
@@ -88,6 +97,7 @@ class GameRow(Base):
     file_id: Mapped[int] = mapped_column(ForeignKey("source_files.id"))
     file_index: Mapped[int] = mapped_column(Integer)  # 1-based, in the first file seen
     place: Mapped[int] = mapped_column(BigInteger, unique=True)  # import order: see store.place
+    number: Mapped[int] = mapped_column(Integer)  # see NUMBERS
     line: Mapped[int] = mapped_column(Integer)
     event: Mapped[str | None] = mapped_column(Text)
     site: Mapped[str | None] = mapped_column(Text)
@@ -126,6 +136,7 @@ class GameRow(Base):
             postgresql_include=["id"],
         ),
         Index("ix_games_year_results", "year", "winner", "termination", postgresql_include=["id"]),
+        Index("ix_games_number", "number", unique=True),  # a position's game, by its number
         # the invalid games in import order, without a scan of every game
         Index(
             "ix_games_invalid",
@@ -162,11 +173,12 @@ class TagRow(Base):
 
 class PositionRow(Base):
     """A position of a game's main line, keyed by its digest: position 0 is the start, position
-    i the one after ply i; with the move played from it (none from the last)."""
+    i the one after ply i; with the move played from it (none from the last). The game is
+    named by its number (games.number)."""
 
     __tablename__ = "positions"
     digest: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    game_id: Mapped[int] = mapped_column(GameId, primary_key=True)
+    game: Mapped[int] = mapped_column(Integer, primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     move: Mapped[str | None] = mapped_column(Text)  # PDN 3.0 short form
 
@@ -203,11 +215,12 @@ class MaterialRow(Base):
     """A run of consecutive positions of a game's main line with the same material (see
     pdn.db.search), keyed by its material, then its game and first position (so that a
     material's runs come game by game, in order): position 0 is the start, position i the one
-    after ply i. Material search reads the key; nothing reads a game's runs by the game."""
+    after ply i; the game named by its number (games.number). Material search reads the key;
+    nothing reads a game's runs by the game."""
 
     __tablename__ = "material"
     signature: Mapped[int] = mapped_column(Integer, primary_key=True)  # men, kings a side, packed
-    game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
+    game: Mapped[int] = mapped_column(ForeignKey("games.number"), primary_key=True)
     first: Mapped[int] = mapped_column(Integer, primary_key=True)  # the run's first position
     length: Mapped[int] = mapped_column(Integer)  # positions in the run
 

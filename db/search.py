@@ -344,22 +344,23 @@ def _by_ranges(runs: FromClause, material: Material) -> ColumnElement[bool]:
 def material_games(
     engine: Engine, material: Material, plies: int = 1, top: int = 30, by_ranges: bool = False
 ) -> Select[int]:
-    """The ids of the games in which the material stands for at least *plies* consecutive
-    positions; counts above *top* (the most pieces a side can have) are never asked for."""
+    """The numbers (games.number) of the games in which the material stands for at least
+    *plies* consecutive positions; counts above *top* (the most pieces a side can have) are
+    never asked for."""
     runs = every_row(engine, MATERIAL)
     found = None if by_ranges else signatures(material, top)
     match = runs.c.signature.in_(found) if found is not None else _by_ranges(runs, material)
     if plies <= 1:
-        return select(runs.c.game_id).where(match).distinct()
-    m = select(runs.c.game_id, runs.c.first, runs.c.length).where(match).subquery()
+        return select(runs.c.game).where(match).distinct()
+    m = select(runs.c.game, runs.c.first, runs.c.length).where(match).subquery()
     before = func.coalesce(
-        func.sum(m.c.length).over(partition_by=m.c.game_id, order_by=m.c.first, rows=(None, -1)),
+        func.sum(m.c.length).over(partition_by=m.c.game, order_by=m.c.first, rows=(None, -1)),
         0,
     )
-    islands = select(m.c.game_id, m.c.length, (m.c.first - before).label("island")).subquery()
+    islands = select(m.c.game, m.c.length, (m.c.first - before).label("island")).subquery()
     return (
-        select(islands.c.game_id)
-        .group_by(islands.c.game_id, islands.c.island)
+        select(islands.c.game)
+        .group_by(islands.c.game, islands.c.island)
         .having(func.sum(islands.c.length) >= plies)
         .distinct()
     )

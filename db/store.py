@@ -36,6 +36,7 @@ from sqlalchemy import (
     func,
     literal_column,
     select,
+    text,
     tuple_,
     update,
 )
@@ -59,6 +60,7 @@ from pdn.db.records import Record, build_record, place, renumber_record
 from pdn.db.schema import (
     MATERIAL_STAGED,
     NUL_SHOWN,
+    NUMBERS,
     STAGED,
     BoardsRow,
     GameRow,
@@ -518,15 +520,17 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
             firsts[row["id"]] = (row, r)
     games = [firsts[i] for i in sorted(firsts)]  # one lock order for all writers
     ids = [row["id"] for row, _ in games]
-    upsert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(GameRow)
-    replace = {c: upsert.excluded[c] for c in games[0][0] if c not in ("id", "game_hash")}
-    upsert = upsert.on_conflict_do_update(
-        index_elements=["game_hash"], set_=replace, where=upsert.excluded.place < GameRow.place
-    )
     rows = [row for row, _ in games]
     # the stored rows, as the tallies counted them: a game stored anew may change its players
     # and result as written (copies of a record differ in whitespace and unknown values)
     before = _stored(conn, ids)
+    number = _numbered(conn, rows, before)
+    upsert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(GameRow)
+    kept = ("id", "game_hash", "number")  # a game stored anew keeps its number
+    replace = {c: upsert.excluded[c] for c in rows[0] if c not in kept}
+    upsert = upsert.on_conflict_do_update(
+        index_elements=["game_hash"], set_=replace, where=upsert.excluded.place < GameRow.place
+    )
     if conn.dialect.name == "sqlite":  # the writer holds the database: look, then write
         _through_driver(conn, upsert, [_with_digest_bytes(row) for row in rows])
         inserted = {i for i in ids if i not in before}
@@ -552,10 +556,10 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
               [t for r in won for t in r.tags])  # fmt: skip
     # a game stored anew from an earlier place is the same record with the same positions and
     # material runs: staged again, they are moved once
-    _add_rows(conn, STAGED.name, ["digest", "game_id", "ply", "move"],
-              [p for r in won for p in r.positions])  # fmt: skip
-    _add_rows(conn, MATERIAL_STAGED.name, ["game_id", "first", "length", "signature"],
-              [m for r in won for m in r.material])  # fmt: skip
+    _add_rows(conn, STAGED.name, ["digest", "game", "ply", "move"],
+              [(d, number[g], p, m) for r in won for d, g, p, m in r.positions])  # fmt: skip
+    _add_rows(conn, MATERIAL_STAGED.name, ["game", "first", "length", "signature"],
+              [(number[g], f, n, s) for r in won for g, f, n, s in r.material])  # fmt: skip
     _add_rows(conn, BoardsRow.__tablename__, ["game_id", "data"],
               [b for r in won for b in r.boards])  # fmt: skip
     _add_rows(conn, SquaresRow.__tablename__, [c.name for c in SquaresRow.__table__.columns],
@@ -603,14 +607,39 @@ class _Raced(Exception):
 
 
 def _stored(conn: Connection, ids: list[int]) -> dict[int, dict[str, Any]]:
-    """The stored games of *ids*: their place and what the tallies count them by; on
+    """The stored games of *ids*: their place, number and what the tallies count them by; on
     PostgreSQL locked until the batch commits, so that they stay so."""
     c = GameRow.__table__.c
-    counted = dict.fromkeys(("place", "white", "black", *GROUPED, *PLAYER_GROUPED))
+    counted = dict.fromkeys(("place", "number", "white", "black", *GROUPED, *PLAYER_GROUPED))
     query = select(c.id, *(c[n] for n in counted))
     if conn.dialect.name == "postgresql":
         query = query.order_by(c.id).with_for_update()  # in the order the batch writes them
     return {row.id: row._asdict() for row in conn.execute(query.where(c.id.in_(ids)))}
+
+
+def _numbered(
+    conn: Connection, rows: list[dict[str, Any]], before: dict[int, dict[str, Any]]
+) -> dict[int, int]:
+    """Each game's number (see pdn.db.schema.NUMBERS), set in *rows*: a stored game's own
+    (*before*), new numbers for the others in the order of their places."""
+    new = sorted((row for row in rows if row["id"] not in before), key=itemgetter("place"))
+    for row, n in zip(new, new_numbers(conn, len(new)), strict=True):
+        row["number"] = n
+    for row in rows:
+        if row["id"] in before:
+            row["number"] = before[row["id"]]["number"]
+    return {row["id"]: row["number"] for row in rows}
+
+
+def new_numbers(conn: Connection, n: int) -> list[int]:
+    """*n* game numbers no game has: on PostgreSQL from the sequence (a number taken by a
+    writer whose game another stored first is never given), on SQLite after the highest (the
+    writer holds the database)."""
+    if conn.dialect.name == "postgresql":
+        taken = text(f"SELECT nextval('{NUMBERS.name}') FROM generate_series(1, :n)")
+        return sorted(conn.execute(taken, {"n": n}).scalars())
+    top = conn.execute(select(func.max(GameRow.number))).scalar() or 0
+    return list(range(top + 1, top + 1 + n))
 
 
 def _places(conn: Connection, ids: list[int]) -> dict[int, int]:

@@ -3,23 +3,8 @@ layout checked against tests/data/schema8.sqlite, which the toolkit wrote at eec
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from sqlalchemy import Connection, text
-
-from pdn.db.connection import open_database
-
-
-def written_back(db: str, version: int, layout: Callable[[Connection], None]) -> None:
-    """Rewrite a database just made in an older *layout*, in one transaction, marked as
-    written by schema *version* (every schemaN module of the tests writes its layout so)."""
-    engine = open_database(db)
-    with engine.begin() as conn:
-        layout(conn)
-        conn.execute(
-            text("UPDATE pdn_meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)}
-        )
-    engine.dispose()
+from schema9 import layout_9, written_back
+from sqlalchemy import Connection
 
 
 def as_schema_8(db: str) -> None:
@@ -28,5 +13,7 @@ def as_schema_8(db: str) -> None:
 
 
 def layout_8(conn: Connection) -> None:
-    """This schema's tables as schema 8 laid them out: without the squares."""
+    """This schema's tables as schema 8 laid them out (schema 9's layout first): without the
+    squares."""
+    layout_9(conn)
     conn.exec_driver_sql("DROP TABLE squares")

@@ -199,9 +199,12 @@ def stopped_after(conn: Connection, games: int) -> None:
     would: the later games' rows gone, the tallies counting the games left, the file not read
     whole."""
     late = select(GameRow.id).where(GameRow.file_index > games)
+    numbers = select(GameRow.number).where(GameRow.file_index > games)
     for table in Base.metadata.sorted_tables:  # every table of a game's rows
         if "game_id" in table.c and table is not Occurrence.__table__:
             conn.execute(delete(table).where(table.c.game_id.in_(late)))
+        if "game" in table.c:  # named by its number
+            conn.execute(delete(table).where(table.c.game.in_(numbers)))
     conn.execute(delete(Occurrence).where(Occurrence.file_index > games))
     conn.execute(delete(GameRow).where(GameRow.file_index > games))
     conn.execute(update(SourceFile).values(complete=False, games=0))
@@ -335,8 +338,8 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
     with sqlite3.connect(target) as conn:  # every stored game is whole
         torn = conn.execute(
             "SELECT count(*) FROM games g WHERE g.plies + 1 != "
-            "(SELECT count(*) FROM positions_staged p WHERE p.game_id = g.id) "
-            "OR NOT EXISTS (SELECT 1 FROM material_staged m WHERE m.game_id = g.id) "
+            "(SELECT count(*) FROM positions_staged p WHERE p.game = g.number) "
+            "OR NOT EXISTS (SELECT 1 FROM material_staged m WHERE m.game = g.number) "
             "OR NOT EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id) "
             "OR NOT EXISTS (SELECT 1 FROM occurrences o WHERE o.game_id = g.id)"
         ).fetchone()[0]

@@ -31,7 +31,8 @@ HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
 
 @pytest.fixture
 def engine() -> Iterator[Engine]:
-    """The search tables alone, filled from the hand-counted archive (game n has id n)."""
+    """The search tables alone, filled from the hand-counted archive (game n has id and number
+    n)."""
     engine = create_engine("sqlite://")
     MaterialRow.__table__.create(engine)  # type: ignore[attr-defined]
     MATERIAL_STAGED.create(engine)
@@ -44,7 +45,7 @@ def engine() -> Iterator[Engine]:
                 continue
             positions = replay_game(game, None, "seed", prefer).positions
             stored = stored_positions(n, positions)
-            keys = ("game_id", "first", "length", "signature")
+            keys = ("game", "first", "length", "signature")  # the material names its number
             conn.execute(
                 insert(MaterialRow), [dict(zip(keys, r, strict=True)) for r in stored.material]
             )

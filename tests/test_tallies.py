@@ -207,8 +207,8 @@ def test_the_corpus_move_tallies_count_the_moves_as_explore_does(
         # explore's count from the positions: each game once per move from the position
         p, g = PositionRow.__table__.c, GameRow.__table__.c
         played = (
-            select(p.digest, p.move, g.winner, func.count(p.game_id.distinct()).label("games"))
-            .join(GameRow.__table__, g.id == p.game_id)
+            select(p.digest, p.move, g.winner, func.count(p.game.distinct()).label("games"))
+            .join(GameRow.__table__, g.number == p.game)
             .where(p.move.is_not(None), p.digest.in_(select(MOVE_TALLIES.c.digest)))
             .group_by(p.digest, p.move, g.winner)
         )

@@ -189,10 +189,10 @@ def reached(
     digest = position_digest(name, fen=fen)
     ids = [int(g["id"]) for g in listed]
     at = reaching(engine, digest)
-    query = select(at.c.game_id, func.min(at.c.ply)).where(at.c.game_id.in_(ids))
-    query = query.group_by(at.c.game_id)
+    query = select(GameRow.id, func.min(at.c.ply)).join(GameRow, GameRow.number == at.c.game)
+    query = query.where(GameRow.id.in_(ids)).group_by(GameRow.id)
     with engine.connect() as conn:
-        first = dict(conn.execute(query).all())
+        first: dict[int, int] = dict(conn.execute(query).tuples().all())
     for g in listed:
         ply = first.get(int(g["id"]))
         g["reached"] = ply if ply is not None else g["plies"]

@@ -1,0 +1,66 @@
+"""A database of this schema written back in schema 9's layout, for the migration tests (the
+layout checked against tests/data/schema9.sqlite, which the toolkit wrote at 7f80245)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import Connection, text
+
+from pdn.db.connection import open_database
+
+
+def written_back(db: str, version: int, layout: Callable[[Connection], None]) -> None:
+    """Rewrite a database just made in an older *layout*, in one transaction, marked as
+    written by schema *version* (every schemaN module of the tests writes its layout so)."""
+    engine = open_database(db)
+    with engine.begin() as conn:
+        layout(conn)
+        conn.execute(
+            text("UPDATE pdn_meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)}
+        )
+    engine.dispose()
+
+
+def as_schema_9(db: str) -> None:
+    """Turn a database just made into what schema 9 wrote: no games.number, the positions and
+    the material runs naming their game by its id."""
+    written_back(db, 9, layout_9)
+
+
+KEYED = {  # schema 9's tables that named the game by its id: columns, key, reference
+    "positions": ("digest BIGINT NOT NULL, game_id {id} NOT NULL, ply INTEGER NOT NULL, move "
+                  "TEXT", "digest, game_id, ply", ""),
+    "material": ("signature INTEGER NOT NULL, game_id {id} NOT NULL, first INTEGER NOT NULL, "
+                 "length INTEGER NOT NULL", "signature, game_id, first",
+                 ", FOREIGN KEY(game_id) REFERENCES games (id)"),
+}  # fmt: skip
+
+
+def layout_9(conn: Connection) -> None:
+    """This schema's tables as schema 9 laid them out: the games without their numbers."""
+    run = conn.exec_driver_sql
+    sqlite = conn.dialect.name == "sqlite"
+    for table, (columns, key, reference) in KEYED.items():
+        laid = columns.format(id="INTEGER" if sqlite else "BIGINT")
+        run(f"ALTER TABLE {table} RENAME TO {table}_10")
+        if not sqlite:  # the names the old table's constraints are given freed
+            owned = f"SELECT conname FROM pg_constraint WHERE conrelid = '{table}_10'::regclass"
+            for (name,) in run(owned).all():
+                run(f"ALTER TABLE {table}_10 RENAME CONSTRAINT {name} TO {name}_10")
+        run(
+            f"CREATE TABLE {table} ({laid}, PRIMARY KEY ({key}){reference})"
+            + (" WITHOUT ROWID" if sqlite else "")
+        )
+        chosen = ", ".join(
+            "g.id" if n == "game_id" else f"t.{n}" for n in (c.split()[0] for c in laid.split(", "))
+        )
+        run(f"INSERT INTO {table} SELECT {chosen} FROM {table}_10 t JOIN games g ON "
+            "g.number = t.game")  # fmt: skip
+        run(f"DROP TABLE {table}_10")
+        run(f"DROP TABLE {table}_staged")  # empty: the import moved its rows
+        run(f"CREATE TABLE {table}_staged ({laid})")
+    run("DROP INDEX ix_games_number")
+    run("ALTER TABLE games DROP COLUMN number")
+    if not sqlite:
+        run("DROP SEQUENCE games_number_seq")
