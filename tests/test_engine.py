@@ -518,6 +518,75 @@ def test_the_search_after_a_setup_that_hands_the_move_over(compiled: bool) -> No
     assert search(game, Limit(depth=5), bytearray(1), 1, compiled).lines[0].score == 0
 
 
+# Russian draughts federation rules (Minsport «шашки», drawn endings): 3 kings or more against
+# a lone king on the main diagonal draw after 5 moves of the stronger side, counted from where
+# the lone king's standing there began. Two setups hand the move over: one before the lone king
+# steps on the diagonal at ply 3 (its count begins with White, the stronger side, to move, where
+# the parity alone tells Black), one after (the material's count spans both: its parity holds).
+# The counts at ply 4 are (4, 1, 2): the skew of the standing's count alone.
+STAYS_ON = "g1-c5 c3-a1 h2-d6 a1-f6 c5-e3 f6-b2 d6-g3 b2-h8"  # drawn at ply 3 + 2 * 5 - 1 = 12
+# off the diagonal at ply 8 (the standing's count and its skew begin again), on again at ply
+# 12 with White to move: drawn at ply 12 + 2 * 5 - 1 = 21
+STEPS_OFF = (
+    "a7-f2 c3-f6 f2-h4 f6-d8 h2-g3 d8-a5 g3-b8 a5-c3 h4-g5 c3-g7 b8-h2 g7-c3 g5-h4 c3-a1 h4-e7 "
+    "a1-h8 e7-b4"
+)
+DIAGONAL_WALKS = [(STAYS_ON, 12), (STEPS_OFF, 21)]
+
+
+def _on_the_main_diagonal() -> Board:
+    russian = get_variant("russian")
+    game = Board(russian, "W:WKc7,Kg1,Kh2:BKa3", rules="official")
+    game.push("c7-b8")
+    game.push("a3-b4")
+    game.set_position(parse_fen("B:WKb8,Kg1,Kh2:BKb4", russian))
+    game.push("b4-c3")
+    game.push("b8-a7")
+    game.set_position(parse_fen("W:WKa7,Kg1,Kh2:BKc3", russian))
+    return game
+
+
+@pytest.mark.parametrize(("walk", "drawn_at"), DIAGONAL_WALKS)
+def test_the_main_diagonal_count_after_setups_that_hand_the_move_over(
+    walk: str, drawn_at: int
+) -> None:
+    """The walks above: the Board draws by the main-diagonal rule at the ply the rule gives,
+    and the search's counts (the root's at each ply, and those carried from ply 4) at that ply
+    and no other."""
+    board = _on_the_main_diagonal()
+    s = settings(board)
+    assert (board.ply, s.counts) == (4, (4, 1, 2))
+    carried = s.counts
+    for text in walk.split():
+        at = endgame_at(s, board.position)
+        board.push(text)
+        carried = child_counts(at, board.peek(), board.position, carried, s.diagonal)
+        s = settings(board)
+        at = endgame_at(s, board.position)
+        assert at is not None
+        says = endgame_drawn(at, board.turn, *s.counts)
+        says_carried = endgame_drawn(at, board.turn, *carried)
+        assert says == says_carried == (board.ply == drawn_at), (board.ply, s.counts, carried)
+    assert board.ply == drawn_at
+    assert board.draw is not None and board.draw.ply == drawn_at
+    assert board.draw.label == "draw-3-kings-main-diagonal"
+
+
+@needs_c
+@pytest.mark.parametrize(("walk", "drawn_at"), DIAGONAL_WALKS)
+def test_twins_agree_after_setups_on_the_main_diagonal(walk: str, drawn_at: int) -> None:
+    """Along the walks above, before the draw: the same search in both twins; at ply 5 to
+    depth 11 as well, where the lone king steps off the diagonal and on again within the
+    search (its standing's count and skew begun again twice)."""
+    board = _on_the_main_diagonal()
+    for text in walk.split()[:-1]:
+        board.push(text)
+        assert _summary(board, 5, 1, True) == _summary(board, 5, 1, False), board.ply
+        if board.ply == 5:
+            assert _summary(board, 11, 1, True) == _summary(board, 11, 1, False)
+    assert board.ply == drawn_at - 1
+
+
 @needs_c
 @pytest.mark.parametrize(("variant", "fen"), ENDGAMES)
 def test_twins_agree_in_endgames(variant: str, fen: str) -> None:
