@@ -5,8 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import groupby
+from typing import Any
 
-from sqlalchemy import Column, Connection, ForeignKey, MetaData, Table, bindparam, text, update
+from sqlalchemy import (
+    Column,
+    Connection,
+    ForeignKey,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    bindparam,
+    text,
+    update,
+)
 
 from pdn.db.positions import opening_blob
 from pdn.db.schema import (
@@ -24,6 +36,7 @@ from pdn.db.schema import (
     GameRow,
     MaterialRow,
     Meta,
+    MoveText,
     PositionRow,
     SquaresRow,
 )
@@ -34,23 +47,32 @@ from pdn.db.texts import pack
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
 
 
-_BY_ID = MetaData()  # the tables schemas 6 to 9 laid out with the game's id (see _by_id)
-Table("games", _BY_ID, Column("id", GameId, primary_key=True))  # what they refer to
+_LAYOUTS: dict[int, MetaData] = {}  # older schemas' tables, by version (see _laid_out)
 
 
-def _by_id(table: Table) -> Table:
-    """*table* (positions, material or their staging tables) as schemas 6 to 9 laid it out,
-    for the steps to them: game_id, the game's id, where it has game, the game's number."""
-    if table.name in _BY_ID.tables:
-        return _BY_ID.tables[table.name]
-    columns = [
-        Column("game_id", GameId, *(ForeignKey("games.id") for _ in c.foreign_keys),
-               primary_key=c.primary_key, nullable=c.nullable)
-        if c.name == "game"
-        else Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable)
-        for c in table.columns
-    ]  # fmt: skip
-    return Table(table.name, _BY_ID, *columns, sqlite_with_rowid=not table.primary_key)
+def _laid_out(table: Table, version: int) -> Table:
+    """*table* (positions, material or their staging tables) as schema *version* laid it out,
+    for the steps to it: before 10 the game named by its id (game_id), before 11 the move by
+    its text."""
+    if version not in _LAYOUTS:  # with what the tables refer to
+        _LAYOUTS[version] = MetaData()
+        Table("games", _LAYOUTS[version], Column("id", GameId, primary_key=True),
+              Column("number", Integer, unique=True))  # fmt: skip
+    laid = _LAYOUTS[version]
+    if table.name in laid.tables:
+        return laid.tables[table.name]
+    columns: list[Column[Any]] = []
+    for c in table.columns:
+        keys = c.primary_key, c.nullable
+        if c.name == "game" and version < 10:
+            refer = (ForeignKey("games.id") for _ in c.foreign_keys)
+            columns.append(Column("game_id", GameId, *refer, primary_key=keys[0], nullable=keys[1]))
+        elif c.name == "move" and version < 11:
+            columns.append(Column("move", Text, nullable=True))
+        else:
+            refer = (ForeignKey(f.target_fullname) for f in c.foreign_keys)
+            columns.append(Column(c.name, c.type, *refer, primary_key=keys[0], nullable=keys[1]))
+    return Table(table.name, laid, *columns, sqlite_with_rowid=not table.primary_key)
 
 
 def _add_analysis(conn: Connection) -> None:
@@ -75,8 +97,8 @@ def _positions_from_plies(conn: Connection) -> None:
     """Schema 5 to 6, part one: the plies (a row per move, with the positions before and after
     it) become positions (a row per position, with the move played from it), and each game
     keeps the digests of its first positions (games.opening)."""
-    _by_id(PositionRow.__table__).create(conn)  # type: ignore[arg-type]
-    _by_id(STAGED).create(conn)
+    _laid_out(PositionRow.__table__, 6).create(conn)  # type: ignore[arg-type]
+    _laid_out(STAGED, 6).create(conn)
     run = conn.exec_driver_sql
     run(  # every position a move was played from; then the last of each game; then the start
         "INSERT INTO positions (digest, game_id, ply, move) SELECT before, game_id, ply - 1, "
@@ -178,8 +200,8 @@ def _material_by_signature(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":  # constraints are named for the table: names freed
         for name in ("pkey", "game_id_fkey"):
             run(f"ALTER TABLE material_6 RENAME CONSTRAINT material_{name} TO material_6_{name}")
-    _by_id(MaterialRow.__table__).create(conn)  # type: ignore[arg-type]
-    _by_id(MATERIAL_STAGED).create(conn)
+    _laid_out(MaterialRow.__table__, 7).create(conn)  # type: ignore[arg-type]
+    _laid_out(MATERIAL_STAGED, 7).create(conn)
     columns = "signature, game_id, first, length"
     run(
         f"INSERT INTO material ({columns}) SELECT {columns} FROM material_6 ORDER BY "
@@ -265,34 +287,61 @@ def _to_10(conn: Connection) -> None:
         (PositionRow.__table__, STAGED, "digest, game, ply"),
         (MaterialRow.__table__, MATERIAL_STAGED, "signature, game, first"),
     ):
-        _numbered(conn, table, key)  # type: ignore[arg-type]
-        _numbered(conn, staged, "")
+        for laid, order in ((table, key), (staged, "")):  # a staging table: in no order
+            _rewritten(conn, _laid_out(laid, 10), 9, {"game": "g.number"},  # type: ignore[arg-type]
+                       "JOIN games g ON g.id = t.game_id", order)  # fmt: skip
     if not postgresql:  # the old tables' pages
         give_back_pages(conn)
 
 
-def _numbered(conn: Connection, table: Table, key: str) -> None:
-    """Schema 9 to 10, for one table: its rows copied into its new layout, in *key* order (no
-    order: a staging table), the game's id replaced by its number."""
+def _to_11(conn: Connection) -> None:
+    """Schema 10 to 11: each move's text once in move_texts, the most played first, and the
+    positions (staged ones too) naming their move by its id (on PostgreSQL without the
+    statement timeout)."""
+    run = conn.exec_driver_sql
+    postgresql = conn.dialect.name == "postgresql"
+    if postgresql:
+        run("SET LOCAL statement_timeout = 0")
+    MoveText.__table__.create(conn)  # type: ignore[attr-defined]
+    run(
+        "INSERT INTO move_texts (text) SELECT move FROM (SELECT move FROM positions UNION ALL "
+        "SELECT move FROM positions_staged) AS p WHERE move IS NOT NULL GROUP BY move "
+        "ORDER BY count(*) DESC, move"
+    )
+    for table, order in ((PositionRow.__table__, "digest, game, ply"), (STAGED, "")):
+        _rewritten(conn, table, 10, {"move": "m.id"},  # type: ignore[arg-type]
+                   "LEFT JOIN move_texts m ON m.text = t.move", order)  # fmt: skip
+    if not postgresql:  # the old tables' pages
+        give_back_pages(conn)
+
+
+def _rewritten(
+    conn: Connection, table: Table, old: int, new: dict[str, str], joined: str, order: str
+) -> None:
+    """A step from schema *old*, for one table: its rows copied into its *table* layout through
+    the rows of its old layout (t) *joined* to another table, *new* giving a column's value
+    where it is not the old one's; in *order* (none: a staging table)."""
     run = conn.exec_driver_sql
     name = table.name
-    run(f"ALTER TABLE {name} RENAME TO {name}_9")
+    run(f"ALTER TABLE {name} RENAME TO {name}_{old}")
     if conn.dialect.name == "postgresql":  # constraints are named for the table: names freed
         names = conn.execute(
             text("SELECT conname FROM pg_constraint WHERE conrelid = CAST(:t AS regclass)"),
-            {"t": f"{name}_9"},
+            {"t": f"{name}_{old}"},
         ).scalars()
-        for old in names:
-            run(f"ALTER TABLE {name}_9 RENAME CONSTRAINT {old} TO {name}_9_{old[len(name) + 1 :]}")
+        for was in names:
+            run(f"ALTER TABLE {name}_{old} RENAME CONSTRAINT {was} TO {name}_{old}_"
+                f"{was[len(name) + 1 :]}")  # fmt: skip
     table.create(conn)
     columns = [c.name for c in table.columns]
-    chosen = ", ".join("g.number" if c == "game" else f"t.{c}" for c in columns)
-    order = f" ORDER BY {key.replace('game', 'g.number')}" if key else ""
+    chosen = ", ".join(new.get(c, f"t.{c}") for c in columns)
+    for column, value in new.items():
+        order = order.replace(column, value)
     run(
-        f"INSERT INTO {name} ({', '.join(columns)}) SELECT {chosen} FROM {name}_9 t JOIN games "
-        f"g ON g.id = t.game_id{order}"
+        f"INSERT INTO {name} ({', '.join(columns)}) SELECT {chosen} FROM {name}_{old} t "
+        f"{joined}{' ORDER BY ' if order else ''}{order}"
     )
-    run(f"DROP TABLE {name}_9")
+    run(f"DROP TABLE {name}_{old}")
 
 
 STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
@@ -302,6 +351,7 @@ STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     7: _to_8,
     8: _to_9,
     9: _to_10,
+    10: _to_11,
 }
 
 

@@ -6,16 +6,18 @@ pdn.db.staging), and the digests of each game's first positions kept with the ga
 from __future__ import annotations
 
 import struct
+from collections import Counter
 from collections.abc import Sequence
 from itertools import repeat
 
-from sqlalchemy import Engine, FromClause, Select, Subquery, select, union_all
+from sqlalchemy import Connection, Engine, FromClause, Select, Subquery, select, union_all
+from sqlalchemy.dialects import postgresql, sqlite
 
-from pdn.db.schema import DIGEST_BYTES, OPENING_PLIES_KEPT, STAGED, PositionRow
+from pdn.db.schema import DIGEST_BYTES, OPENING_PLIES_KEPT, STAGED, MoveText, PositionRow
 from pdn.db.staging import POSITIONS, any_staged, every_row
 
 Row = tuple[int, int, int, str | None]  # digest, game id, position, the move played from it
-# (an import writes the game's number for its id: pdn.db.store)
+# (an import writes the game's number for its id, the move's id for its text: pdn.db.store)
 
 
 def position_rows(gid: int, digests: Sequence[int], moves: Sequence[str]) -> tuple[Row, ...]:
@@ -23,6 +25,21 @@ def position_rows(gid: int, digests: Sequence[int], moves: Sequence[str]) -> tup
     *moves*)."""
     played: list[str | None] = [*moves, *[None] * (len(digests) - len(moves))]
     return tuple(zip(digests, repeat(gid), range(len(digests)), played, strict=False))
+
+
+def move_ids(conn: Connection, played: Counter[str]) -> dict[str, int]:
+    """The id (move_texts.id) of each move text *played* counts, those not there yet added, the
+    most played first (on PostgreSQL a text another writer adds meanwhile is taken as it
+    stored it)."""
+    wanted = select(MoveText.text, MoveText.id)
+    ids = {t: i for t, i in conn.execute(wanted.where(MoveText.text.in_(list(played))))}
+    new = [{"text": t} for t, _ in played.most_common() if t not in ids]
+    if new:
+        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+        conn.execute(dialect.insert(MoveText).on_conflict_do_nothing(), new)
+        added = wanted.where(MoveText.text.in_([m["text"] for m in new]))
+        ids.update((t, i) for t, i in conn.execute(added))
+    return ids
 
 
 OFFSET = 1 << 63  # digests are kept as unsigned numbers this much larger: bytes compared

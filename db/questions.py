@@ -52,6 +52,7 @@ from pdn.db.schema import (
     PLAYER_TALLIES,
     TALLIES,
     GameRow,
+    MoveText,
     SourceFile,
     SquaresRow,
     opening_digest,
@@ -443,7 +444,8 @@ def _played_moves(
         .distinct()
         .subquery()
     )
-    return select(played.c.move, *_counts(played.c.winner)).group_by(played.c.move)
+    written = select(MoveText.text).where(MoveText.id == played.c.move).scalar_subquery()
+    return select(written.label("move"), *_counts(played.c.winner)).group_by(played.c.move)
 
 
 def opening_stats(

@@ -31,7 +31,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from pdn.db.texts import HexDigest, PackedText
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 10  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 11  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
@@ -44,6 +44,8 @@ SCHEMA_VERSION = 10  # 2: game ids from the game hash, games.place; 3: a game is
 # whose squares allow the pattern)
 # 10: games.number, a small number per game in import order: the positions and the material
 # runs name their game by it (3 bytes a row where the id takes 8)
+# 11: move_texts, each move's text once: the positions name the move played by its id (1 or 2
+# bytes a row where the text takes 4 to 8)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -174,15 +176,25 @@ class TagRow(Base):
 class PositionRow(Base):
     """A position of a game's main line, keyed by its digest: position 0 is the start, position
     i the one after ply i; with the move played from it (none from the last). The game is
-    named by its number (games.number)."""
+    named by its number (games.number), the move by its id (move_texts.id)."""
 
     __tablename__ = "positions"
     digest: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     game: Mapped[int] = mapped_column(Integer, primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
-    move: Mapped[str | None] = mapped_column(Text)  # PDN 3.0 short form
+    move: Mapped[int | None] = mapped_column(Integer)  # see MoveText
 
     __table_args__ = ({"sqlite_with_rowid": False},)
+
+
+class MoveText(Base):
+    """The text of each move a position names (PDN 3.0 short form), once, by its id: an import
+    adds the moves it meets first, the most played of its batch first (ids up to 127 take a
+    byte in SQLite)."""
+
+    __tablename__ = "move_texts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    text: Mapped[str] = mapped_column(Text, unique=True)
 
 
 def staging_table(name: str, table: Table) -> Table:

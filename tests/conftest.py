@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine, select, text
+from sqlalchemy import Engine, FromClause, create_engine, select, text
 
 from pdn.archive.validate import validate_paths
 from pdn.db.connection import open_database
-from pdn.db.schema import Base, GameRow
+from pdn.db.schema import Base, GameRow, MoveText
 from pdn.db.store import ImportStats, import_paths
 from pdn.game import Game
 from pdn.read.reader import Seam, Span, read_games
@@ -167,24 +167,30 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 def table_digests(engine: Engine) -> dict[str, tuple[int, str]]:
     """Each table's row count and a digest of its rows in key order (when and by which import
-    run they were read left out, and a game named by its id where the table has its number,
-    which writers at once give in the order they write; None: no game has it): equal digests
-    mean equal databases, whatever the backend."""
+    run they were read left out, and a game named by its id where the table has its number, a
+    move by its text where it has its id, which writers at once give in the order they write;
+    None: no game has it): equal digests mean equal databases, whatever the backend."""
     out = {}
-    games = GameRow.__table__.c
+    games, texts = GameRow.__table__.c, MoveText.__table__.c
+    named = {"game": games.id, "move": texts.text}
     with engine.connect() as conn:
         for table in Base.metadata.sorted_tables:
+            if table is MoveText.__table__:  # its texts counted where the positions name them
+                continue
             left = ("imported_at", "run", "number")
-            columns = [
-                games.id if c.name == "game" else c for c in table.columns if c.name not in left
-            ]
-            key = [games.id if c.name == "game" else c for c in table.primary_key.columns]
+            by_id = table.name in ("positions", "positions_staged")  # the move: its id
+            ids = {"game", "move"} if by_id else {"game"}
+            columns = [named[c.name] if c.name in ids else c for c in table.columns
+                       if c.name not in left]  # fmt: skip
+            key = [named[c.name] if c.name in ids else c for c in table.primary_key.columns]
             digest = hashlib.sha256()
             n = 0
-            chosen = select(*columns)
+            joined: FromClause = table
             if "game" in table.c:
-                chosen = chosen.select_from(table.outerjoin(GameRow, games.number == table.c.game))
-            rows = conn.execute(chosen.order_by(*key))
+                joined = joined.outerjoin(GameRow, games.number == table.c.game)
+            if "move" in ids:
+                joined = joined.outerjoin(MoveText, texts.id == table.c.move)
+            rows = conn.execute(select(*columns).select_from(joined).order_by(*key))
             if not table.primary_key:  # a tallies table: in the order of its rows' values
                 rows = sorted(rows, key=repr)  # type: ignore[assignment]
             for row in rows:

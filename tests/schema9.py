@@ -3,23 +3,8 @@ layout checked against tests/data/schema9.sqlite, which the toolkit wrote at 7f8
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from sqlalchemy import Connection, text
-
-from pdn.db.connection import open_database
-
-
-def written_back(db: str, version: int, layout: Callable[[Connection], None]) -> None:
-    """Rewrite a database just made in an older *layout*, in one transaction, marked as
-    written by schema *version* (every schemaN module of the tests writes its layout so)."""
-    engine = open_database(db)
-    with engine.begin() as conn:
-        layout(conn)
-        conn.execute(
-            text("UPDATE pdn_meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)}
-        )
-    engine.dispose()
+from schema10 import layout_10, written_back
+from sqlalchemy import Connection
 
 
 def as_schema_9(db: str) -> None:
@@ -38,7 +23,9 @@ KEYED = {  # schema 9's tables that named the game by its id: columns, key, refe
 
 
 def layout_9(conn: Connection) -> None:
-    """This schema's tables as schema 9 laid them out: the games without their numbers."""
+    """This schema's tables as schema 9 laid them out (schema 10's layout first): the games
+    without their numbers."""
+    layout_10(conn)
     run = conn.exec_driver_sql
     sqlite = conn.dialect.name == "sqlite"
     for table, (columns, key, reference) in KEYED.items():

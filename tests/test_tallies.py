@@ -37,6 +37,7 @@ from pdn.db.schema import (
     TALLIES,
     BoardsRow,
     GameRow,
+    MoveText,
     PositionRow,
 )
 from pdn.db.search import material_count, most_pieces, unpacked
@@ -207,10 +208,16 @@ def test_the_corpus_move_tallies_count_the_moves_as_explore_does(
         # explore's count from the positions: each game once per move from the position
         p, g = PositionRow.__table__.c, GameRow.__table__.c
         played = (
-            select(p.digest, p.move, g.winner, func.count(p.game.distinct()).label("games"))
+            select(
+                p.digest,
+                MoveText.text.label("move"),
+                g.winner,
+                func.count(p.game.distinct()).label("games"),
+            )
             .join(GameRow.__table__, g.number == p.game)
-            .where(p.move.is_not(None), p.digest.in_(select(MOVE_TALLIES.c.digest)))
-            .group_by(p.digest, p.move, g.winner)
+            .join(MoveText, MoveText.id == p.move)
+            .where(p.digest.in_(select(MOVE_TALLIES.c.digest)))
+            .group_by(p.digest, MoveText.text, g.winner)
         )
         direct = pd.read_sql(played, conn)
         boards = conn.execute(

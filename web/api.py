@@ -192,7 +192,7 @@ def reached(
     query = select(GameRow.id, func.min(at.c.ply)).join(GameRow, GameRow.number == at.c.game)
     query = query.where(GameRow.id.in_(ids)).group_by(GameRow.id)
     with engine.connect() as conn:
-        first: dict[int, int] = dict(conn.execute(query).tuples().all())
+        first = {game: ply for game, ply in conn.execute(query)}
     for g in listed:
         ply = first.get(int(g["id"]))
         g["reached"] = ply if ply is not None else g["plies"]
