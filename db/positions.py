@@ -28,17 +28,19 @@ def position_rows(gid: int, digests: Sequence[int], moves: Sequence[str]) -> tup
 
 
 def move_ids(conn: Connection, played: Counter[str]) -> dict[str, int]:
-    """The id (move_texts.id) of each move text *played* counts, those not there yet added, the
-    most played first (on PostgreSQL a text another writer adds meanwhile is taken as it
-    stored it)."""
+    """The id (move_texts.id) of each move text *played* counts, those not there yet added: in
+    SQLite the most played first (the lowest ids take a byte), in PostgreSQL (4 bytes each) in
+    text order, one order for the writers at once to wait on each other's texts without a
+    deadlock; a text another writer adds meanwhile is taken as it stored it."""
     wanted = select(MoveText.text, MoveText.id)
     ids = {t: i for t, i in conn.execute(wanted.where(MoveText.text.in_(list(played))))}
-    new = [{"text": t} for t, _ in played.most_common() if t not in ids]
+    new = [t for t, _ in played.most_common() if t not in ids]
     if new:
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-        conn.execute(dialect.insert(MoveText).on_conflict_do_nothing(), new)
-        added = wanted.where(MoveText.text.in_([m["text"] for m in new]))
-        ids.update((t, i) for t, i in conn.execute(added))
+        if dialect is postgresql:
+            new.sort()
+        conn.execute(dialect.insert(MoveText).on_conflict_do_nothing(), [{"text": t} for t in new])
+        ids.update((t, i) for t, i in conn.execute(wanted.where(MoveText.text.in_(new))))
     return ids
 
 

@@ -19,7 +19,7 @@ from schema7 import as_schema_7
 from schema8 import as_schema_8
 from schema9 import as_schema_9
 from schema10 import as_schema_10
-from sqlalchemy import Engine
+from sqlalchemy import Engine, func, select
 
 from conftest import postgres_database, postgres_reason, table_digests
 from pdn.archive.selection import parse_material, parse_pattern
@@ -32,7 +32,7 @@ from pdn.db.questions import (
     opening_stats,
     result_stats,
 )
-from pdn.db.schema import SCHEMA_VERSION
+from pdn.db.schema import SCHEMA_VERSION, GameRow, PositionRow
 from pdn.db.store import import_paths
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,6 +54,27 @@ ASKED: list[Callable[[Engine], pd.DataFrame]] = [
     lambda e: find_games(e, GameFilter(pattern=parse_pattern("WK46:BK1"))),
     lambda e: find_games(e, GameFilter(material=parse_material("W:3K1,B:1K"), material_plies=6)),
 ]
+
+
+def imported_again(engine: Engine, tmp_path: Path) -> None:
+    """Twenty games more imported into a migrated database (samples/english-oca-first20.pdn,
+    each Event changed: new records) are numbered on from the highest number, in the order of
+    their places, their positions naming them (on PostgreSQL: the sequence set past the
+    numbers the migration gave, or the new numbers would meet the old ones)."""
+    again = tmp_path / "again.pdn"
+    text = (ROOT / "samples" / "english-oca-first20.pdn").read_text(encoding="utf-8")
+    again.write_text(text.replace('[Event "', '[Event "again: '), encoding="utf-8")
+    with engine.connect() as conn:
+        top = conn.execute(select(func.max(GameRow.number))).scalar_one()
+    assert import_paths(engine, [again]).added == 20
+    with engine.connect() as conn:
+        new = select(GameRow.number).where(GameRow.number > top).order_by(GameRow.place)
+        numbers = list(conn.execute(new).scalars())
+        named = select(func.count(PositionRow.game.distinct())).where(PositionRow.game > top)
+        assert conn.execute(named).scalar_one() == 20
+    assert numbers == list(range(top + 1, top + 21))
+
+
 OLD = {
     5: as_schema_5,
     6: as_schema_6,
@@ -85,6 +106,7 @@ def test_an_old_database_ends_as_a_new_import(
     for ask in ASKED:
         assert ask(migrated).equals(ask(fresh))
     assert len(ASKED[-1](migrated)) == 1
+    imported_again(migrated, tmp_path)
     migrated.dispose()
     fresh.dispose()
     with sqlite3.connect(old) as conn:
@@ -175,5 +197,6 @@ def test_an_old_postgresql_database_ends_as_a_new_import(
             assert sorted(n for (n,) in names) == ["material_game_fkey", "material_pkey"]
         for ask in ASKED:
             assert ask(migrated).equals(ask(fresh))
+        imported_again(migrated, tmp_path)
         migrated.dispose()
     fresh.dispose()
