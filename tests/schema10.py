@@ -7,13 +7,14 @@ from collections.abc import Callable
 
 from sqlalchemy import Connection, text
 
-from pdn.db.connection import open_database
+from pdn.db.connection import connect
 
 
 def written_back(db: str, version: int, layout: Callable[[Connection], None]) -> None:
     """Rewrite a database just made in an older *layout*, in one transaction, marked as
-    written by schema *version* (every schemaN module of the tests writes its layout so)."""
-    engine = open_database(db)
+    written by schema *version* (every schemaN module of the tests writes its layout so); its
+    staged rows, if any, staged still (opening it for writing would move them in)."""
+    engine = connect(db, False)
     with engine.begin() as conn:
         layout(conn)
         conn.execute(
@@ -32,23 +33,23 @@ def as_schema_10(db: str) -> None:
 
 
 def layout_10(conn: Connection) -> None:
-    """This schema's tables as schema 10 laid them out: the moves of the positions as text."""
+    """This schema's tables as schema 10 laid them out: the moves of the positions (staged ones
+    too) as text."""
     run = conn.exec_driver_sql
     sqlite = conn.dialect.name == "sqlite"
-    run("ALTER TABLE positions RENAME TO positions_11")
-    if not sqlite:  # the names the old table's constraints are given freed
-        owned = "SELECT conname FROM pg_constraint WHERE conrelid = 'positions_11'::regclass"
-        for (name,) in run(owned).all():
-            run(f"ALTER TABLE positions_11 RENAME CONSTRAINT {name} TO {name}_11")
-    run(
-        f"CREATE TABLE positions ({COLUMNS}, PRIMARY KEY (digest, game, ply))"
-        + (" WITHOUT ROWID" if sqlite else "")
-    )
-    run(
-        "INSERT INTO positions SELECT t.digest, t.game, t.ply, m.text FROM positions_11 t LEFT "
-        "JOIN move_texts m ON m.id = t.move"
-    )
-    run("DROP TABLE positions_11")
-    run("DROP TABLE positions_staged")  # empty: the import moved its rows
-    run(f"CREATE TABLE positions_staged ({COLUMNS})")
+    for table, key in (
+        ("positions", ", PRIMARY KEY (digest, game, ply)"),
+        ("positions_staged", ""),
+    ):
+        run(f"ALTER TABLE {table} RENAME TO {table}_11")
+        if not sqlite:  # the names the old table's constraints are given freed
+            owned = f"SELECT conname FROM pg_constraint WHERE conrelid = '{table}_11'::regclass"
+            for (name,) in run(owned).all():
+                run(f"ALTER TABLE {table}_11 RENAME CONSTRAINT {name} TO {name}_11")
+        run(f"CREATE TABLE {table} ({COLUMNS}{key})" + (" WITHOUT ROWID" if sqlite and key else ""))
+        run(
+            f"INSERT INTO {table} SELECT t.digest, t.game, t.ply, m.text FROM {table}_11 t LEFT "
+            "JOIN move_texts m ON m.id = t.move"
+        )
+        run(f"DROP TABLE {table}_11")
     run("DROP TABLE move_texts")

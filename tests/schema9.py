@@ -30,23 +30,20 @@ def layout_9(conn: Connection) -> None:
     sqlite = conn.dialect.name == "sqlite"
     for table, (columns, key, reference) in KEYED.items():
         laid = columns.format(id="INTEGER" if sqlite else "BIGINT")
-        run(f"ALTER TABLE {table} RENAME TO {table}_10")
-        if not sqlite:  # the names the old table's constraints are given freed
-            owned = f"SELECT conname FROM pg_constraint WHERE conrelid = '{table}_10'::regclass"
-            for (name,) in run(owned).all():
-                run(f"ALTER TABLE {table}_10 RENAME CONSTRAINT {name} TO {name}_10")
-        run(
-            f"CREATE TABLE {table} ({laid}, PRIMARY KEY ({key}){reference})"
-            + (" WITHOUT ROWID" if sqlite else "")
-        )
         chosen = ", ".join(
             "g.id" if n == "game_id" else f"t.{n}" for n in (c.split()[0] for c in laid.split(", "))
         )
-        run(f"INSERT INTO {table} SELECT {chosen} FROM {table}_10 t JOIN games g ON "
-            "g.number = t.game")  # fmt: skip
-        run(f"DROP TABLE {table}_10")
-        run(f"DROP TABLE {table}_staged")  # empty: the import moved its rows
-        run(f"CREATE TABLE {table}_staged ({laid})")
+        for name, keyed in ((table, f", PRIMARY KEY ({key}){reference}"), (f"{table}_staged", "")):
+            run(f"ALTER TABLE {name} RENAME TO {name}_10")
+            if not sqlite:  # the names the old table's constraints are given freed
+                owned = f"SELECT conname FROM pg_constraint WHERE conrelid = '{name}_10'::regclass"
+                for (was,) in run(owned).all():
+                    run(f"ALTER TABLE {name}_10 RENAME CONSTRAINT {was} TO {was}_10")
+            rowid = " WITHOUT ROWID" if sqlite and keyed else ""
+            run(f"CREATE TABLE {name} ({laid}{keyed}){rowid}")
+            run(f"INSERT INTO {name} SELECT {chosen} FROM {name}_10 t JOIN games g ON "
+                "g.number = t.game")  # fmt: skip
+            run(f"DROP TABLE {name}_10")
     run("DROP INDEX ix_games_number")
     run("ALTER TABLE games DROP COLUMN number")
     if not sqlite:

@@ -19,7 +19,7 @@ from schema7 import as_schema_7
 from schema8 import as_schema_8
 from schema9 import as_schema_9
 from schema10 import as_schema_10
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, Engine, delete, func, insert, select
 
 from conftest import postgres_database, postgres_reason, table_digests
 from pdn.archive.selection import parse_material, parse_pattern
@@ -32,7 +32,14 @@ from pdn.db.questions import (
     opening_stats,
     result_stats,
 )
-from pdn.db.schema import SCHEMA_VERSION, GameRow, PositionRow
+from pdn.db.schema import (
+    MATERIAL_STAGED,
+    SCHEMA_VERSION,
+    STAGED,
+    GameRow,
+    MaterialRow,
+    PositionRow,
+)
 from pdn.db.store import import_paths
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,4 +206,45 @@ def test_an_old_postgresql_database_ends_as_a_new_import(
             assert ask(migrated).equals(ask(fresh))
         imported_again(migrated, tmp_path)
         migrated.dispose()
+    fresh.dispose()
+
+
+def staged_after(conn: Connection, number: int) -> None:
+    """The positions and material runs of the games numbered over *number* put back where an
+    import stages them, as one killed before it moved them in leaves them."""
+    for table, staged in (
+        (PositionRow.__table__, STAGED),
+        (MaterialRow.__table__, MATERIAL_STAGED),
+    ):
+        columns = [c.name for c in staged.columns]
+        later = select(*(table.c[c] for c in columns)).where(table.c.game > number)
+        conn.execute(insert(staged).from_select(columns, later))
+        conn.execute(delete(table).where(table.c.game > number))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("version", [9, 10])
+def test_staged_rows_are_migrated(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
+) -> None:
+    """A database of schema 9 or 10 that an import killed before it moved its staged rows in
+    left (the positions and runs of the games numbered over 30 staged) ends, opened for
+    writing, as a new import: the staged rows migrated with the others, then moved in."""
+    monkeypatch.chdir(ROOT)
+    fresh = open_database(str(tmp_path / "fresh.db"))
+    import_paths(fresh, FILES)
+    old = open_database(db)
+    import_paths(old, FILES)
+    with old.begin() as conn:
+        staged_after(conn, 30)
+    with old.connect() as conn:
+        staged = conn.execute(select(func.count()).select_from(STAGED)).scalar_one()
+        runs = conn.execute(select(func.count()).select_from(MATERIAL_STAGED)).scalar_one()
+    assert staged > 1000 and runs > 100
+    old.dispose()
+    OLD[version](db)
+    migrated = open_database(db)
+    assert table_digests(migrated) == table_digests(fresh)
+    for ask in ASKED:
+        assert ask(migrated).equals(ask(fresh))
+    migrated.dispose()
     fresh.dispose()
