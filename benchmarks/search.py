@@ -2,14 +2,16 @@
 database of over 200,000 games.
 
 The large database is the OCA archive imported once, then every game copied (with its plies,
-tags, material runs and boards) under new ids until there are 200,000 games or more.
+tags, material runs and boards) under new ids until there are 200,000 games or more (--games:
+up to 64 times OCA's 22,621, 1,447,744).
 
-Usage: python benchmarks/search.py [WORK_DIR]   (an existing WORK_DIR/oca.db is reused)
+Usage: python benchmarks/search.py [WORK_DIR] [--games N]   (an existing WORK_DIR/oca.db is
+reused)
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import tempfile
 from pathlib import Path
 
@@ -23,13 +25,13 @@ from pdn.db.schema import Base, BoardsRow, GameRow, MaterialRow
 from pdn.db.store import import_paths
 
 TARGET = 200_000
-TOP = 1 << 58
+TOP = 1 << 57  # copy k's ids: k * TOP stays within 64 bits up to k = 63
 FAR = 1 << 48
 
 
-def grow(engine: Engine) -> int:
-    """Copy the games until there are TARGET or more: copy k of a game gets the id
-    -(id % 2**58) - k * 2**58 (no original id is negative), a place past every file's and
+def grow(engine: Engine, target: int = TARGET) -> int:
+    """Copy the games until there are *target* or more: copy k of a game gets the id
+    -(id % 2**57) - k * 2**57 (no original id is negative), a place past every file's and
     the number k times the highest on."""
     moved = {
         "id": "-(id % {top}) - {k} * {top}",
@@ -44,7 +46,7 @@ def grow(engine: Engine) -> int:
         span = conn.execute(select(func.max(GameRow.number))).scalar() or 0
         originals = "(SELECT id FROM games WHERE length(game_hash) = 16)"
         numbers = "(SELECT number FROM games WHERE length(game_hash) = 16)"
-        for k in range(1, -(-TARGET // base)):
+        for k in range(1, -(-target // base)):
             for table in Base.metadata.sorted_tables:
                 names = [c.name for c in table.columns]
                 if table.name == "games":
@@ -84,7 +86,12 @@ SEARCHES = [
 
 
 def main() -> None:
-    work = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("work", nargs="?", type=Path)
+    parser.add_argument("--games", type=int, default=TARGET, help="grow to this many games")
+    args = parser.parse_args()
+    work = args.work or Path(tempfile.mkdtemp())
+    work.mkdir(parents=True, exist_ok=True)
     db = work / "oca.db"
     if not db.exists():
         engine = open_database(str(db))
@@ -98,7 +105,7 @@ def main() -> None:
             packed = conn.execute(select(func.sum(func.length(BoardsRow.data)))).scalar() or 0
         print(f"  search tables: {runs / stats.added:.1f} material runs and "
               f"{packed / stats.added:,.0f} bytes of boards per game")  # fmt: skip
-        seconds, total = timed(lambda: grow(engine))
+        seconds, total = timed(lambda: grow(engine, args.games))
         print(f"grown to {total:,} games in {seconds:.0f} s")
         engine.dispose()
     engine = open_database(str(db), create=False, readonly=True)
