@@ -63,15 +63,15 @@ def _laid_out(table: Table, version: int) -> Table:
         return laid.tables[table.name]
     columns: list[Column[Any]] = []
     for c in table.columns:
-        keys = c.primary_key, c.nullable
+        kept: dict[str, Any] = {"primary_key": c.primary_key, "nullable": c.nullable}
         if c.name == "game" and version < 10:
             refer = (ForeignKey("games.id") for _ in c.foreign_keys)
-            columns.append(Column("game_id", GameId, *refer, primary_key=keys[0], nullable=keys[1]))
+            columns.append(Column("game_id", GameId, *refer, **kept))
         elif c.name == "move" and version < 11:
             columns.append(Column("move", Text, nullable=True))
         else:
             refer = (ForeignKey(f.target_fullname) for f in c.foreign_keys)
-            columns.append(Column(c.name, c.type, *refer, primary_key=keys[0], nullable=keys[1]))
+            columns.append(Column(c.name, c.type, *refer, **kept))
     return Table(table.name, laid, *columns, sqlite_with_rowid=not table.primary_key)
 
 
@@ -270,7 +270,7 @@ def _to_10(conn: Connection) -> None:
     run = conn.exec_driver_sql
     postgresql = conn.dialect.name == "postgresql"
     if postgresql:
-        conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
+        run("SET LOCAL statement_timeout = 0")
         run("ALTER TABLE games ADD COLUMN number INTEGER")
     else:  # SQLite adds a column NOT NULL only with a default
         run("ALTER TABLE games ADD COLUMN number INTEGER NOT NULL DEFAULT 0")

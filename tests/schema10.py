@@ -35,21 +35,27 @@ def as_schema_10(db: str) -> None:
 def layout_10(conn: Connection) -> None:
     """This schema's tables as schema 10 laid them out: the moves of the positions (staged ones
     too) as text."""
+    chosen = "t.digest, t.game, t.ply, m.text"
+    joined = "LEFT JOIN move_texts m ON m.id = t.move"
+    relaid(conn, "positions", COLUMNS, "digest, game, ply", chosen, joined)
+    relaid(conn, "positions_staged", COLUMNS, "", chosen, joined)
+    conn.exec_driver_sql("DROP TABLE move_texts")
+
+
+def relaid(
+    conn: Connection, table: str, columns: str, key: str, chosen: str, joined: str, also: str = ""
+) -> None:
+    """*table* made anew with *columns*, its primary *key* (none: a staging table) and *also*
+    (more constraints), its rows the *chosen* values of its rows as they were (t) *joined* to
+    another table."""
     run = conn.exec_driver_sql
     sqlite = conn.dialect.name == "sqlite"
-    for table, key in (
-        ("positions", ", PRIMARY KEY (digest, game, ply)"),
-        ("positions_staged", ""),
-    ):
-        run(f"ALTER TABLE {table} RENAME TO {table}_11")
-        if not sqlite:  # the names the old table's constraints are given freed
-            owned = f"SELECT conname FROM pg_constraint WHERE conrelid = '{table}_11'::regclass"
-            for (name,) in run(owned).all():
-                run(f"ALTER TABLE {table}_11 RENAME CONSTRAINT {name} TO {name}_11")
-        run(f"CREATE TABLE {table} ({COLUMNS}{key})" + (" WITHOUT ROWID" if sqlite and key else ""))
-        run(
-            f"INSERT INTO {table} SELECT t.digest, t.game, t.ply, m.text FROM {table}_11 t LEFT "
-            "JOIN move_texts m ON m.id = t.move"
-        )
-        run(f"DROP TABLE {table}_11")
-    run("DROP TABLE move_texts")
+    run(f"ALTER TABLE {table} RENAME TO {table}_old")
+    if not sqlite:  # the names the old table's constraints are given freed
+        owned = f"SELECT conname FROM pg_constraint WHERE conrelid = '{table}_old'::regclass"
+        for (name,) in run(owned).all():
+            run(f"ALTER TABLE {table}_old RENAME CONSTRAINT {name} TO {name}_old")
+    keyed = f", PRIMARY KEY ({key}){also}" if key else ""
+    run(f"CREATE TABLE {table} ({columns}{keyed})" + (" WITHOUT ROWID" if sqlite and key else ""))
+    run(f"INSERT INTO {table} SELECT {chosen} FROM {table}_old t {joined}")
+    run(f"DROP TABLE {table}_old")

@@ -3,7 +3,7 @@ layout checked against tests/data/schema9.sqlite, which the toolkit wrote at 7f8
 
 from __future__ import annotations
 
-from schema10 import layout_10, written_back
+from schema10 import layout_10, relaid, written_back
 from sqlalchemy import Connection
 
 
@@ -28,22 +28,13 @@ def layout_9(conn: Connection) -> None:
     layout_10(conn)
     run = conn.exec_driver_sql
     sqlite = conn.dialect.name == "sqlite"
+    joined = "JOIN games g ON g.number = t.game"
     for table, (columns, key, reference) in KEYED.items():
         laid = columns.format(id="INTEGER" if sqlite else "BIGINT")
-        chosen = ", ".join(
-            "g.id" if n == "game_id" else f"t.{n}" for n in (c.split()[0] for c in laid.split(", "))
-        )
-        for name, keyed in ((table, f", PRIMARY KEY ({key}){reference}"), (f"{table}_staged", "")):
-            run(f"ALTER TABLE {name} RENAME TO {name}_10")
-            if not sqlite:  # the names the old table's constraints are given freed
-                owned = f"SELECT conname FROM pg_constraint WHERE conrelid = '{name}_10'::regclass"
-                for (was,) in run(owned).all():
-                    run(f"ALTER TABLE {name}_10 RENAME CONSTRAINT {was} TO {was}_10")
-            rowid = " WITHOUT ROWID" if sqlite and keyed else ""
-            run(f"CREATE TABLE {name} ({laid}{keyed}){rowid}")
-            run(f"INSERT INTO {name} SELECT {chosen} FROM {name}_10 t JOIN games g ON "
-                "g.number = t.game")  # fmt: skip
-            run(f"DROP TABLE {name}_10")
+        names = (c.split()[0] for c in laid.split(", "))
+        chosen = ", ".join("g.id" if n == "game_id" else f"t.{n}" for n in names)
+        relaid(conn, table, laid, key, chosen, joined, reference)
+        relaid(conn, f"{table}_staged", laid, "", chosen, joined)
     run("DROP INDEX ix_games_number")
     run("ALTER TABLE games DROP COLUMN number")
     if not sqlite:
