@@ -3,6 +3,7 @@ it for writing: each step adds what its version added or rewrites what it change
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from itertools import groupby
 from typing import Any
@@ -16,12 +17,14 @@ from sqlalchemy import (
     Table,
     Text,
     bindparam,
+    select,
     text,
     update,
 )
 
 from pdn.db.positions import opening_blob
 from pdn.db.schema import (
+    HELD_TAGS,
     MATERIAL_STAGED,
     MOVE_TALLIES,
     NUMBERS,
@@ -32,6 +35,7 @@ from pdn.db.schema import (
     STAGED,
     TALLIES,
     AnalysisRow,
+    BoardsRow,
     GameId,
     GameRow,
     MaterialRow,
@@ -315,6 +319,55 @@ def _to_11(conn: Connection) -> None:
         give_back_pages(conn)
 
 
+BOARDS_AT_ONCE = 2000  # games whose boards are read and rewritten at a time
+
+
+def _to_12(conn: Connection) -> None:
+    """Schema 11 to 12: games.start_fen none for the games from their variant's start; no tags
+    row for a value games holds in the tag's column (HELD_TAGS); each game's boards as XOR
+    deltas (pdn.db.search.compressed), a batch of games at a time in id order (on PostgreSQL
+    without the statement timeout)."""
+    from pdn.db.search import compressed, words  # (with the rules, which opening needs not)
+    from pdn.rules.variants import get_variant
+
+    postgresql = conn.dialect.name == "postgresql"
+    if postgresql:
+        conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
+    conn.execute(update(GameRow).where(GameRow.from_start).values(start_fen=None))
+    held = " ".join(f"WHEN '{tag}' THEN g.{column}" for tag, column in HELD_TAGS.items())
+    conn.exec_driver_sql(
+        f"DELETE FROM tags WHERE value = (SELECT CASE tags.name {held} END FROM games g "
+        "WHERE g.id = tags.game_id)"
+    )
+    batch = (
+        select(BoardsRow.game_id, GameRow.variant, BoardsRow.data)
+        .join(GameRow, GameRow.id == BoardsRow.game_id)
+        .where(BoardsRow.game_id > bindparam("after"))
+        .order_by(BoardsRow.game_id)
+        .limit(BOARDS_AT_ONCE)
+    )
+    rewrite = (
+        update(BoardsRow)
+        .where(BoardsRow.game_id == bindparam("gid"))
+        .values(data=bindparam("deltas"))
+    )
+    after = FIRST_ID
+    while rows := conn.execute(batch, {"after": after}).all():
+        conn.execute(
+            rewrite,
+            [
+                {
+                    "gid": gid,
+                    "deltas": compressed(zlib.decompress(data), words(get_variant(str(v)))),
+                }
+                for gid, v, data in rows
+            ],
+        )
+        after = rows[-1][0]
+    if not postgresql:  # the pages the shorter rows left
+        give_back_pages(conn)
+
+
 def _rewritten(
     conn: Connection, table: Table, old: int, new: dict[str, str], joined: str, order: str
 ) -> None:
@@ -352,6 +405,7 @@ STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     8: _to_9,
     9: _to_10,
     10: _to_11,
+    11: _to_12,
 }
 
 

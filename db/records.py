@@ -4,21 +4,20 @@ its place in import order."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from pdn.archive.criteria import winner
-from pdn.archive.identity import game_identity, main_line, start_fen
+from pdn.archive.identity import game_identity, start_fen
 from pdn.archive.validate import GameReport, renumber_report, report_game
 from pdn.db.positions import Row, opening_blob, position_rows
-from pdn.db.schema import (
-    NUL_SHOWN,
-)
-from pdn.db.search import stored_positions
-from pdn.db.tallies import explored_moves
+from pdn.db.schema import HELD_TAGS, NUL_SHOWN
+from pdn.db.search import Scanned, StoredPositions, stored_rows, words
+from pdn.db.tallies import EXPLORED_PLIES, explored_moves
 from pdn.db.texts import pack
 from pdn.game import Game
-from pdn.replay import Replay
+from pdn.replay import LineRows, Replay
 from pdn.rules.position import Position
 
 # -- rows of one game -------------------------------------------------------------------------
@@ -44,14 +43,15 @@ class Record:
 def build_record(game: Game, replay: Replay | None) -> Record:
     """The record of one game and its replay (None: it did not parse)."""
     report = report_game(game, replay)
-    moves = main_line(replay) if replay else []
+    start = replay.first_position if replay else None
+    rows = replay.line_rows(words(replay.variant), FIRST_KEPT) if replay and start else None
+    moves = rows.texts if rows else []
     identity = game_identity(game, replay, moves)
     gid = game_id(identity.record)
-    line = replay.positions[: len(moves) + 1] if replay else []
-    stored = stored_positions(gid, line, bool(moves))
-    start = replay.positions[0] if replay and replay.positions else None
-    digests = stored.digests if moves else [start.digest()] if start else []
+    stored = stored_rows(gid, start.variant, _scanned(rows)) if rows and start else NOTHING
+    digests = stored.digests
     result = game.result
+    from_start = start is not None and start == Position.start(start.variant)
     row = {
         "id": gid,
         "game_hash": identity.record,
@@ -70,8 +70,8 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "variant": report.variant,
         "variant_source": report.variant_source,
         "rules": replay.rules.name if replay else "common",
-        "start_fen": (start_fen(replay) if replay else None) or game.fen,
-        "from_start": start is not None and start == Position.start(start.variant),
+        "start_fen": None if from_start else (start_fen(replay) if replay else None) or game.fen,
+        "from_start": from_start,
         "termination": report.termination,
         "termination_ply": report.termination_ply,
         "plies": report.plies,
@@ -84,17 +84,35 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "pdn": pack(game.raw.replace("\x00", NUL_SHOWN)),  # NUL as below
     }
     nul = "\x00" in game.raw
+    pairs: Iterable[tuple[str, str]] = game.tags.items()
     if nul:  # PostgreSQL text cannot hold NUL: both databases store NUL_SHOWN in its place
         for column in _TEXTS:
             row[column] = _shown(row[column])
-        tags = tuple((gid, i, _shown(n), _shown(v)) for i, (n, v) in enumerate(game.tags.items()))
-    else:
-        tags = tuple((gid, i, n, v) for i, (n, v) in enumerate(game.tags.items()))
+        pairs = ((_shown(n), _shown(v)) for n, v in pairs)
+    tags = tuple(
+        (gid, i, n, v) for i, (n, v) in enumerate(pairs) if row.get(HELD_TAGS.get(n, "")) != v
+    )
     positions = position_rows(gid, digests, moves)
-    explored = explored_moves(line, digests, moves)
+    explored = explored_moves(_line(replay, rows), digests, moves) if replay and rows else ()
     return Record(
         report, row, tags, positions, stored.material, stored.boards, stored.squares, nul, explored
     )
+
+
+FIRST_KEPT = EXPLORED_PLIES + 2  # the positions explored_moves reads of a game from the start
+NOTHING = StoredPositions([], (), (), ())  # the rows of a game without a position
+
+
+def _scanned(rows: LineRows) -> Scanned:
+    return rows.digests, rows.packed, rows.runs, rows.reached
+
+
+def _line(replay: Replay, rows: LineRows) -> Iterator[Position]:
+    """The positions of the main line, the first from *rows*, the others (a game set up with
+    more men than the start may need them) from the replay's board."""
+    yield from rows.first
+    if len(rows.first) == FIRST_KEPT:
+        yield from replay.positions[FIRST_KEPT : len(rows.texts) + 1]
 
 
 def renumber_record(record: Record | None, by: int) -> Record | None:

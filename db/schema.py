@@ -31,7 +31,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from pdn.db.texts import HexDigest, PackedText
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 11  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 12  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
@@ -46,6 +46,8 @@ SCHEMA_VERSION = 11  # 2: game ids from the game hash, games.place; 3: a game is
 # runs name their game by it (3 bytes a row where the id takes 8)
 # 11: move_texts, each move's text once: the positions name the move played by its id (1 or 2
 # bytes a row where the text takes 4 to 8)
+# 12: the boards rows hold each game's positions as XOR deltas (pdn.db.search.compressed), and
+# games.start_fen is none for a game from its variant's start
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -114,7 +116,7 @@ class GameRow(Base):
     variant: Mapped[str | None] = mapped_column(String(30))
     variant_source: Mapped[str | None] = mapped_column(String(20))
     rules: Mapped[str] = mapped_column(String(20))
-    start_fen: Mapped[str | None] = mapped_column(Text)
+    start_fen: Mapped[str | None] = mapped_column(Text)  # none from the start (from_start)
     from_start: Mapped[bool] = mapped_column(Boolean)  # begins at its variant's start position
     termination: Mapped[str] = mapped_column(String(30))
     termination_ply: Mapped[int | None] = mapped_column(Integer)
@@ -162,7 +164,9 @@ class Occurrence(Base):
 
 
 class TagRow(Base):
-    """Every tag of a game, in file order."""
+    """The tags of a game, in file order (position: its place among the game's tags), but one
+    whose value games holds as written in the tag's own column (HELD_TAGS): each value is in
+    one place, and a game's text (games.pdn) has them all."""
 
     __tablename__ = "tags"
     game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)
@@ -171,6 +175,14 @@ class TagRow(Base):
     value: Mapped[str] = mapped_column(Text)
 
     __table_args__ = ({"sqlite_with_rowid": False},)
+
+
+HELD_TAGS = {  # the tags with a column of their own in games (a Result tag of "*" or "?" is
+    # not what the column holds: the result the movetext ends with); OCA_2.0.pdn's tags are all
+    # of the roster: 3.8 MiB of tags rows where each value was in both places
+    "Event": "event", "Site": "site", "Date": "date", "Round": "round",
+    "White": "white", "Black": "black", "Result": "result",
+}  # fmt: skip
 
 
 class PositionRow(Base):

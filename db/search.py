@@ -7,10 +7,11 @@ signatures looked up in the index, and "for N plies" adds up adjacent matching r
 function.
 
 Patterns: each game's positions as one compressed blob of bitboards (the engine's own layout,
-little-endian words), scanned with numpy against the pattern's masks. Only the games whose
-squares row allows the pattern are read: per game, the squares each of white men, white kings,
-black men and black kings ever stood on, one bit per square number. A position that fits the
-pattern has each of its pieces on such a square, so a game without one never reaches it.
+little-endian words, as XOR deltas: see :func:`compressed`), scanned with numpy against the
+pattern's masks. Only the games whose squares row allows the pattern are read: per game, the
+squares each of white men, white kings, black men and black kings ever stood on, one bit per
+square number. A position that fits the pattern has each of its pieces on such a square, so a
+game without one never reaches it.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ from pdn.archive.selection import Count, Masks, Material, Pattern
 from pdn.db.schema import BoardsRow, GameRow, SquaresRow
 from pdn.db.staging import MATERIAL, every_row
 from pdn.rules.geometry import geometry
-from pdn.rules.position import Position, core
+from pdn.rules.move import Counts, Squares
+from pdn.rules.position import Position
 from pdn.rules.variants import VARIANTS, Variant, get_variant
 
 if TYPE_CHECKING:  # numpy is loaded where boards are searched (an import does not need it)
@@ -99,49 +101,80 @@ def square_bits(variant: Variant, board: int) -> int:
     return bits
 
 
+Scanned = tuple[list[int], bytes, list[tuple[int, int, Counts]], Squares]  # see Kernel.scan
+
+
 @dataclass(frozen=True, slots=True)
 class StoredPositions:
     """What the database stores of a game's main-line positions, as table rows."""
 
-    digests: list[int]  # per position (empty unless asked for): the plies' before and after
+    digests: list[int]  # per position, the start first
     material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
     boards: tuple[tuple[int, bytes], ...]  # game id, the positions packed (none without any)
     squares: tuple[tuple[int, int, int, int, int], ...]  # game id, the squares of each kind
 
 
-def stored_positions(
-    gid: int, positions: Sequence[Position], digests: bool = False
-) -> StoredPositions:
-    """The rows of game *gid*'s *positions*, from one kernel pass (Kernel.scan): their digests
-    where *digests* asks; their runs of equal material, one row each with its signature; the
-    positions packed (per position, the bitboards of white men, white kings, black men and
-    black kings as words() little-endian words each, then one byte per position for the side to
-    move), compressed; and the squares each of the four ever stood on (square_bits)."""
-    if not positions:
-        return StoredPositions([], (), (), ())
-    variant = positions[0].variant
-    hashes, packed, runs, reached = core().scan(positions, words(variant), digests)
+def stored_rows(gid: int, variant: Variant, scanned: Scanned) -> StoredPositions:
+    """The rows of game *gid* from the kernel's scan of its positions on the board of *variant*
+    (Kernel.scan, Kernel.line_rows): their digests; their runs of equal material, one row each
+    with its signature; the positions packed (see :func:`compressed`); and the squares each of
+    the four kinds of piece ever stood on (square_bits)."""
+    hashes, packed, runs, reached = scanned
     material = tuple((gid, first, length, signature(counts)) for first, length, counts in runs)
     wm, wk, bm, bk = (square_bits(variant, board) for board in reached)
-    return StoredPositions(hashes, material, ((gid, compressed(packed)),), ((gid, wm, wk, bm, bk),))
+    boards = ((gid, compressed(packed, words(variant))),)
+    return StoredPositions(hashes, material, boards, ((gid, wm, wk, bm, bk),))
 
 
-def compressed(boards: bytes) -> bytes:
-    """Packed boards as the boards table holds them."""
-    return zlib.compress(boards, 1)
+DELTAS = 1  # format byte of a boards row (schema 12): the positions' words as XOR deltas
+# (a boards row of schema 11 and before is a zlib stream, whose first byte is 0x78)
+WINDOW_BITS = -15  # raw deflate with a 32 KiB window
+# deflate's runs of zeros alone (Z_RLE): OCA_2.0.pdn's boards take 4.24 MiB so at any level, and
+# 4.26 at level 6 with its usual search, which takes 60% more time
+
+
+def compressed(packed: bytes, w: int) -> bytes:
+    """A game's positions as the boards table holds them, from the kernel's packing (per
+    position, the bitboards of white men, white kings, black men and black kings as *w*
+    little-endian words each; then a byte per position, the side to move): format byte DELTAS,
+    then deflated, each of the 4 * *w* words as a column over the positions, each word XORed
+    with the one before it (the first with 0), then the side bytes. A move changes a few squares
+    of two bitboards, so the columns are mostly zero: OCA_2.0.pdn's boards take 4.2 MiB, where
+    the positions deflated one after another took 7.4."""
+    n = len(packed) // (32 * w + 1)
+    laid = memoryview(packed)[: 32 * w * n].cast("Q")  # (native order: bytes moved, not read)
+    size = 8 * n
+    columns = []
+    for j in range(4 * w):
+        column = int.from_bytes(laid[j :: 4 * w].tobytes(), "little")
+        columns.append((column ^ column << 64).to_bytes(size + 8, "little")[:size])
+    deflater = zlib.compressobj(1, zlib.DEFLATED, WINDOW_BITS, 8, zlib.Z_RLE)
+    body = deflater.compress(b"".join(columns)) + deflater.compress(packed[32 * w * n :])
+    return bytes((DELTAS,)) + body + deflater.flush()
+
+
+def board_arrays(data: bytes, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """The positions of a boards row (*w* words a bitboard): their bitboards as an array shaped
+    (positions, 4, w), white men, white kings, black men and black kings of each; and the side
+    to move of each. A row of schema 11 and before (the migration steps before 12 read them)
+    holds the positions deflated one after another by zlib."""
+    import numpy as np
+
+    deltas = data[:1] == bytes((DELTAS,))
+    raw = zlib.decompress(data[1:], WINDOW_BITS) if deltas else zlib.decompress(data)
+    n = len(raw) // (32 * w + 1)
+    laid = np.frombuffer(raw, "<u8", count=n * 4 * w)
+    if deltas:
+        laid = np.bitwise_xor.accumulate(laid.reshape(4 * w, n), axis=1).T
+    return laid.reshape(n, 4, w), np.frombuffer(raw, np.uint8, offset=32 * w * n)
 
 
 def unpacked(variant: Variant, data: bytes) -> Iterator[Position]:
-    """The positions of a boards row (as :func:`stored_positions` packs them), in order."""
-    raw = zlib.decompress(data)
-    w = words(variant)
-    size = 8 * w  # a bitboard's bytes
-    n = len(raw) // (4 * size + 1)
-    for i in range(n):
-        at = 4 * size * i
-        wm, wk, bm, bk = (int.from_bytes(raw[at + k * size : at + (k + 1) * size], "little")
-                          for k in range(4))  # fmt: skip
-        yield Position(variant, wm, wk, bm, bk, raw[4 * size * n + i])
+    """The positions of a boards row, in order."""
+    boards, turns = board_arrays(data, words(variant))
+    for kinds, turn in zip(boards.tolist(), turns.tolist(), strict=True):
+        wm, wk, bm, bk = (sum(word << 64 * k for k, word in enumerate(b)) for b in kinds)
+        yield Position(variant, wm, wk, bm, bk, turn)
 
 
 SQUARES_AT_ONCE = 5000  # games whose boards are read at a time to fill the squares table
@@ -166,21 +199,12 @@ def squares_from_boards(conn: Connection) -> None:
         for gid, name, data in rows:
             v = get_variant(str(name))
             w = words(v)
-            reached = np.bitwise_or.reduce(_board_array(zlib.decompress(data), w))
+            reached = np.bitwise_or.reduce(board_arrays(data, w)[0])
             boards = (sum(int(word) << 64 * j for j, word in enumerate(b)) for b in reached)
             bits = (square_bits(v, board) for board in boards)
             found.append({"game_id": gid, **dict(zip(kinds, bits, strict=True))})
         conn.execute(insert(SquaresRow), found)
         after = rows[-1][0]
-
-
-def _board_array(raw: bytes, w: int) -> np.ndarray:
-    """The bitboards of a boards row (decompressed; *w* words a bitboard) as an array shaped
-    (positions, 4, w): white men, white kings, black men, black kings of each position."""
-    import numpy as np
-
-    n = len(raw) // (32 * w + 1)
-    return np.frombuffer(raw, "<u8", count=n * 4 * w).reshape(n, 4, w)
 
 
 def _mask_words(mask: int, w: int) -> np.ndarray:
@@ -288,24 +312,17 @@ def _check(conn: Connection, pending: list[tuple[int, Variant]], pattern: Patter
     found: set[int] = set()
     for v in {v for _, v in pending}:
         w = words(v)
-        games = [
-            (gid, zlib.decompress(data[gid])) for gid, gv in pending if gv == v and data.get(gid)
-        ]
+        games = [gid for gid, gv in pending if gv == v and data.get(gid)]
         if not games:
             continue
-        arrays = [_board_array(raw, w) for _, raw in games]
-        counts = [len(a) for a in arrays]
-        boards = np.concatenate(arrays)
-        turns = np.concatenate(
-            [
-                np.frombuffer(raw, np.uint8, offset=n * 32 * w)
-                for (_, raw), n in zip(games, counts, strict=True)
-            ]
-        )
+        arrays = [board_arrays(data[gid], w) for gid in games]
+        counts = [len(a) for a, _ in arrays]
+        boards = np.concatenate([a for a, _ in arrays])
+        turns = np.concatenate([t for _, t in arrays])
         ok = _fitting(boards, turns, pattern.compile(v))  # type: ignore[arg-type]
         starts = np.cumsum([0, *counts[:-1]])
         hits = np.logical_or.reduceat(ok, starts)
-        found.update(gid for (gid, _), hit in zip(games, hits, strict=True) if hit)
+        found.update(gid for gid, hit in zip(games, hits, strict=True) if hit)
     yield from (gid for gid in ids if gid in found)
 
 

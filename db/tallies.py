@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Table, bindparam, func, select, union_all
@@ -127,11 +128,11 @@ def explored_plies(positions: Iterable[Position]) -> list[int]:
 
 
 def explored_moves(
-    positions: Sequence[Position], digests: Sequence[int], moves: Sequence[str]
+    positions: Iterable[Position], digests: Sequence[int], moves: Sequence[str]
 ) -> tuple[tuple[int, str], ...]:
-    """The (digest, move) of each position of a main line (*positions*, their *digests*, the
-    *moves* played from them) that move_tallies count."""
-    return tuple((digests[i], moves[i]) for i in explored_plies(positions[: len(moves)]))
+    """The (digest, move) of each position of a main line (*positions*, read no further than
+    needed, their *digests*, the *moves* played from them) that move_tallies count."""
+    return tuple((digests[i], moves[i]) for i in explored_plies(islice(positions, len(moves))))
 
 
 def tally_rows(

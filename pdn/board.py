@@ -334,7 +334,7 @@ class Board:
                 continue
             if i == n:
                 break
-            move = _one_written(pos, moves[i])  # another written form, or no single move
+            move = one_written(pos, moves[i])  # another written form, or no single move
             if move is None:
                 break
             self.position, self.quiet, self._ended = pos, quiet, ended
@@ -357,7 +357,7 @@ class Board:
             return None
         counts = _counts(rules)
         names = start.geometry._names
-        checked = core().check_plain(start, moves, names, counts, _one_written)
+        checked = core().check_plain(start, moves, names, counts, one_written)
         return _checked(rules, counts, *checked, len(moves))
 
     @staticmethod
@@ -369,7 +369,7 @@ class Board:
             return None
         counts = _counts(rules)
         try:
-            checked = core().check_runs(start, runs, start.geometry._names, counts, _one_written)
+            checked = core().check_runs(start, runs, start.geometry._names, counts, one_written)
         except ValueError:
             return None
         return _checked(rules, counts, *checked)
@@ -468,7 +468,7 @@ def _counts(rules: DrawRules) -> tuple[bool, int, int]:
     return man_resets, repetition.repetitions if repetition else _NEVER, quiet_limit
 
 
-def _one_written(pos: Position, squares: Sequence[str]) -> Move | None:
+def one_written(pos: Position, squares: Sequence[str]) -> Move | None:
     """The one legal move a move written with *squares* means in *pos* (how push_written reads
     a move the core's loop does not play), else None."""
     try:

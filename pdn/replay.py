@@ -10,18 +10,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import PurePath
 from typing import Any
 
-from pdn.board import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError
+from pdn.board import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError, one_written
 from pdn.game import DeclaredResult, Game, GameWarning, MoveNode, Node, SetupNode, located
 from pdn.notation import MoveForm, move_text, written_moves
 from pdn.read.movetext import plain_moves, plain_runs
 from pdn.rules.draw import COMMON, DrawRules, Ending, Termination, draw_rules, ending_text
 from pdn.rules.fen import FenError, parse_fen
-from pdn.rules.geometry import BLACK, WHITE, Color
-from pdn.rules.position import Move, Position
+from pdn.rules.geometry import BLACK, WHITE, Color, Geometry
+from pdn.rules.move import Counts, Squares
+from pdn.rules.position import Move, Position, core
 from pdn.rules.variants import VARIANTS, Variant
 from pdn.walk import Item, Line, Status, Step, T, Visitor, unplayed, walk
 
@@ -67,6 +68,24 @@ class MoveError:
     kind: str = "move"  # "move", "result" (the declared result) or "fen" (the FEN tag)
 
 
+@dataclass(frozen=True, slots=True)
+class LineRows:
+    """A replayed main line as the database stores it (Kernel.scan, Kernel.move_texts)."""
+
+    texts: list[str]  # each move in its PDN 3.0 short form
+    digests: list[int]  # of each position, the start first
+    packed: bytes  # the positions' bitboards and sides to move (Kernel.scan)
+    runs: list[tuple[int, int, Counts]]  # the runs of equal material: first, length, counts
+    reached: Squares  # the squares each kind of piece stood on
+    first: list[Position]  # the first positions, as many as asked
+
+
+@cache
+def square_labels(g: Geometry) -> tuple[str, ...]:
+    """Each square's name as the variant writes it, by bit index (empty off the board)."""
+    return tuple(g.label(s) if s in g.coords else "" for s in range(g.size))
+
+
 @dataclass(slots=True)
 class Replay:
     """What replaying one game found."""
@@ -99,17 +118,49 @@ class Replay:
     _start: Position | None = None
     _written: list[Sequence[str]] | None = None
 
-    def _push_written(self) -> None:
-        """Push the checked main line on a board: the moves, positions and board it leaves."""
-        assert self._start is not None
+    def _checked_line(self) -> tuple[Position, list[Sequence[str]]] | None:
+        """The start and the written moves of a main line checked without a board and not
+        pushed on one yet (None: pushed, or never checked so)."""
+        if self._start is None:
+            return None
         written = self._written or plain_moves(self.game)
         if written is None:  # the movetext tree was built since: its moves are the same
             written = [n.squares for n in self.game.mainline()]
-        board = Board.from_position(self._start, self.rules)
+        return self._start, written
+
+    def _push_written(self) -> None:
+        """Push the checked main line on a board: the moves, positions and board it leaves."""
+        checked = self._checked_line()
+        assert checked is not None
+        start, written = checked
+        board = Board.from_position(start, self.rules)
         played = board.push_written(written)
         assert played == self.plies, "the check and push_written disagree"
         self._board, self._moves, self._positions = board, board.move_stack, board.positions()
         self._start = self._written = None
+
+    def line_rows(self, words: int, keep: int) -> LineRows:
+        """The main line as the database stores it (see LineRows), its first *keep* positions
+        with it: a line checked without a board played by the kernel at once, no object made
+        for a ply (Kernel.line_rows: the board would make a move, a position and a key of
+        each), else read from the board's moves and positions."""
+        first = self.first_position
+        if first is None:
+            return LineRows([], [], b"", [], (0, 0, 0, 0), [])
+        labels, separator = square_labels(first.geometry), self.variant.separator
+        checked = self._checked_line()
+        if checked is not None:
+            start, written = checked
+            texts, digests, packed, runs, reached, kept = core().line_rows(
+                start, written, start.geometry._names, one_written, self.plies, words, labels,
+                separator, keep,
+            )  # fmt: skip
+            assert len(texts) == self.plies, "the check and line_rows disagree"
+            return LineRows(texts, digests, packed, runs, reached, kept)
+        positions, moves = self.positions, self.moves
+        texts = core().move_texts(positions, moves, labels, separator) if moves else []
+        line = positions[: len(texts) + 1]
+        return LineRows(texts, *core().scan(line, words, True), line[:keep])
 
     @property
     def moves(self) -> list[Move]:

@@ -8,7 +8,7 @@ import hashlib
 import os
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,10 +19,11 @@ from sqlalchemy import Engine, FromClause, create_engine, select, text
 from pdn.archive.validate import validate_paths
 from pdn.db.connection import open_database
 from pdn.db.schema import Base, GameRow, MoveText
+from pdn.db.search import StoredPositions, stored_rows, words
 from pdn.db.store import ImportStats, import_paths
 from pdn.game import Game
 from pdn.read.reader import Seam, Span, read_games
-from pdn.rules.position import CORES, use_core
+from pdn.rules.position import CORES, Position, core, use_core
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus"
@@ -95,6 +96,13 @@ def corpus_files() -> list[CorpusFile]:
         CorpusFile(CORPUS / r["file"], r["variant"], int(r["games"]), r["expect"], r["encoding"])
         for r in rows
     ]
+
+
+def stored(gid: int, positions: Sequence[Position]) -> StoredPositions:
+    """What the database stores of game *gid*'s *positions* (as an import stores a main line
+    through Kernel.line_rows, whose scan it is)."""
+    v = positions[0].variant
+    return stored_rows(gid, v, core().scan(positions, words(v), True))
 
 
 def need_core(name: str) -> None:

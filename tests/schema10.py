@@ -3,25 +3,8 @@ layout checked against tests/data/schema10.sqlite, which the toolkit wrote at 49
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from sqlalchemy import Connection, text
-
-from pdn.db.connection import connect
-
-
-def written_back(db: str, version: int, layout: Callable[[Connection], None]) -> None:
-    """Rewrite a database just made in an older *layout*, in one transaction, marked as
-    written by schema *version* (every schemaN module of the tests writes its layout so); its
-    staged rows, if any, staged still (opening it for writing would move them in)."""
-    engine = connect(db, False)
-    with engine.begin() as conn:
-        layout(conn)
-        conn.execute(
-            text("UPDATE pdn_meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)}
-        )
-    engine.dispose()
-
+from schema11 import layout_11, written_back
+from sqlalchemy import Connection
 
 COLUMNS = "digest BIGINT NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT NULL, move TEXT"
 
@@ -33,8 +16,9 @@ def as_schema_10(db: str) -> None:
 
 
 def layout_10(conn: Connection) -> None:
-    """This schema's tables as schema 10 laid them out: the moves of the positions (staged ones
-    too) as text."""
+    """This schema's tables as schema 10 laid them out (schema 11's layout first): the moves of
+    the positions (staged ones too) as text."""
+    layout_11(conn)
     chosen = "t.digest, t.game, t.ply, m.text"
     joined = "LEFT JOIN move_texts m ON m.id = t.move"
     relaid(conn, "positions", COLUMNS, "digest, game, ply", chosen, joined)

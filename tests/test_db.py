@@ -340,7 +340,7 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
             "SELECT count(*) FROM games g WHERE g.plies + 1 != "
             "(SELECT count(*) FROM positions_staged p WHERE p.game = g.number) "
             "OR NOT EXISTS (SELECT 1 FROM material_staged m WHERE m.game = g.number) "
-            "OR NOT EXISTS (SELECT 1 FROM tags t WHERE t.game_id = g.id) "
+            "OR NOT EXISTS (SELECT 1 FROM boards b WHERE b.game_id = g.id) "
             "OR NOT EXISTS (SELECT 1 FROM occurrences o WHERE o.game_id = g.id)"
         ).fetchone()[0]
         assert torn == 0

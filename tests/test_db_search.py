@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,24 +10,77 @@ import pytest
 from sqlalchemy import Engine, create_engine, insert, select
 
 import pdn.db.questions
+from conftest import stored
 from pdn.archive.pipeline import file_preference
 from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, count_games, find_games
 from pdn.db.schema import MATERIAL_STAGED, BoardsRow, MaterialRow, SquaresRow
 from pdn.db.search import (
+    DELTAS,
+    board_arrays,
+    compressed,
     material_games,
     most_pieces,
     pattern_games,
     signatures,
     squares_allow,
-    stored_positions,
+    unpacked,
+    words,
 )
 from pdn.db.store import import_paths
 from pdn.read.reader import read_games
 from pdn.replay import replay_game
+from pdn.rules.position import Position, core
+from pdn.rules.variants import get_variant
 
 HAND = Path(__file__).resolve().parent / "data" / "hand-counted.pdn"
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+
+
+def canadian_line(plies: int) -> list[Position]:
+    """A Canadian game (12x12: three words a bitboard) of *plies* plies, each the last legal
+    move (captures among them)."""
+    line = [Position.start(get_variant("canadian"))]
+    for _ in range(plies):
+        line.append(line[-1].play(line[-1].legal_moves()[-1]))
+    return line
+
+
+def sample_lines() -> Iterator[list[Position]]:
+    """The replayed main lines of the games of samples/ (English, International, Italian, Pool,
+    Russian), then a Canadian one."""
+    for path in sorted(SAMPLES.glob("*.pdn")):
+        prefer = file_preference(path, None, "seed")
+        for game in read_games(path):
+            if game.syntax_error is None:
+                replay = replay_game(game, None, "seed", prefer)
+                if replay.positions:
+                    yield replay.positions
+    yield canadian_line(120)
+
+
+def test_boards_give_back_every_position() -> None:
+    """A boards row holds a game's positions as XOR deltas (schema 12) and gives them back as
+    the replay reached them; a row of schema 11 (the kernel's packing deflated by zlib) reads
+    the same; the deltas deflate to less."""
+    sizes = [0, 0]
+    variants = set()
+    for line in sample_lines():
+        w = words(line[0].variant)
+        variants.add((line[0].variant.name, w))
+        row = stored(1, line).boards[0][1]
+        packed = core().scan(line, w, False)[1]
+        old = zlib.compress(packed, 1)
+        assert row[0] == DELTAS and row == compressed(packed, w)
+        assert list(unpacked(line[0].variant, row)) == line
+        for a, b in zip(board_arrays(row, w), board_arrays(old, w), strict=True):
+            assert a.tolist() == b.tolist()
+        sizes[0] += len(row)
+        sizes[1] += len(old)
+    assert {"english", "international", "italian", "pool", "russian"} <= {v for v, _ in variants}
+    assert ("canadian", 3) in variants
+    assert sizes[0] < 0.85 * sizes[1]
 
 
 @pytest.fixture
@@ -44,14 +98,14 @@ def engine() -> Iterator[Engine]:
             if game.syntax_error is not None:
                 continue
             positions = replay_game(game, None, "seed", prefer).positions
-            stored = stored_positions(n, positions)
+            rows = stored(n, positions)
             keys = ("game", "first", "length", "signature")  # the material names its number
             conn.execute(
-                insert(MaterialRow), [dict(zip(keys, r, strict=True)) for r in stored.material]
+                insert(MaterialRow), [dict(zip(keys, r, strict=True)) for r in rows.material]
             )
-            conn.execute(insert(BoardsRow), [{"game_id": n, "data": stored.boards[0][1]}])
+            conn.execute(insert(BoardsRow), [{"game_id": n, "data": rows.boards[0][1]}])
             kinds = ("game_id", "white_men", "white_kings", "black_men", "black_kings")
-            conn.execute(insert(SquaresRow), [dict(zip(kinds, stored.squares[0], strict=True))])
+            conn.execute(insert(SquaresRow), [dict(zip(kinds, rows.squares[0], strict=True))])
     yield engine
     engine.dispose()
 

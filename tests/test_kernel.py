@@ -21,8 +21,10 @@ from typer.testing import CliRunner
 
 from conftest import corpus_dir, need_core
 from pdn.archive.validate import validate_paths
-from pdn.board import _one_written
+from pdn.board import one_written
 from pdn.cli.app import app
+from pdn.db.search import words
+from pdn.replay import square_labels
 from pdn.rules import pykernel as PYTHON
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import BLACK, WHITE, geometry
@@ -197,7 +199,7 @@ def test_check_plain_agrees(c_core: Core) -> None:
         for counts in ((True, 3, 8), (False, 2, 1 << 40), (False, 3, 1 << 40)):
             for i in range(0, len(written), 3):
                 rest = written[i:]
-                for resolve in (_one_written, _never):
+                for resolve in (one_written, _never):
                     out = c_core.check_plain(before[i], rest, g._names, counts, resolve)
                     assert out == PYTHON.check_plain(before[i], rest, g._names, counts, resolve)
                 pushed = c_core.push_plain(before[i], rest, 0, g._names, {}, 0, False, counts)
@@ -220,6 +222,31 @@ def test_check_plain_agrees(c_core: Core) -> None:
     assert repeated > 0
 
 
+def test_line_rows_agrees(c_core: Core) -> None:
+    """line_rows on both cores over the random games, the whole line and a part of it, with the
+    board's reading of the moves the loop does not play or without: the moves check_plain plays
+    (as push_plain records them), their short forms as move_texts writes them, the scan of the
+    positions (digests included) and the first positions, as the board gives them."""
+    for name in RULE_ROWS:
+        v = get_variant(name)
+        g = geometry(v)
+        written, before = _written_game(c_core, name)
+        labels = square_labels(g)
+        for count, keep in ((len(written), 8), (len(written) // 2, 200), (0, 3)):
+            for resolve in (one_written, _never):
+                args = (g._names, resolve, count, words(v), labels, v.separator, keep)
+                out = c_core.line_rows(before[0], written, *args)
+                assert out == PYTHON.line_rows(before[0], written, *args)
+                plies = c_core.check_plain(before[0], written[:count], g._names, (False, 3, 80),
+                                           resolve)[1]  # fmt: skip
+                pushed = c_core.push_plain(before[0], written[:plies], 0, g._names, {}, 0, False,
+                                           (False, 3, 80))[4]  # fmt: skip
+                assert len(pushed) == plies  # (the random games' moves are plain ones)
+                line = before[: plies + 1]
+                texts = c_core.move_texts(line, [r[0] for r in pushed], labels, v.separator)
+                assert out == (texts, *c_core.scan(line, words(v), True), line[:keep])
+
+
 def test_check_runs_reads_the_words_check_plain_is_given(c_core: Core) -> None:
     """check_runs on both cores: over runs of the random games' numeric moves (move numbers
     between them, split over two runs and lines) the result of check_plain over their squares,
@@ -233,19 +260,19 @@ def test_check_runs_reads_the_words_check_plain_is_given(c_core: Core) -> None:
         half = len(words) // 2
         runs = ["\n".join(words[:half]), "\t".join(words[half:])]
         for counts in ((True, 3, 8), (False, 2, 1 << 40)):
-            out = c_core.check_runs(before[0], runs, g._names, counts, _one_written)
-            assert out == PYTHON.check_runs(before[0], runs, g._names, counts, _one_written)
-            plain = c_core.check_plain(before[0], written, g._names, counts, _one_written)
+            out = c_core.check_runs(before[0], runs, g._names, counts, one_written)
+            assert out == PYTHON.check_runs(before[0], runs, g._names, counts, one_written)
+            plain = c_core.check_plain(before[0], written, g._names, counts, one_written)
             assert out == (*plain, len(written))
     start = Position.start(get_variant("international"))
     names = start.geometry._names
     for runs in (["1. 32-28 a"], ["32-28 \u0663\u0662-28"], ["32-28\x0b19-23"]):
         for k in (c_core, PYTHON):
             with pytest.raises(ValueError):
-                k.check_runs(start, runs, names, (False, 3, 80), _one_written)
+                k.check_runs(start, runs, names, (False, 3, 80), one_written)
     for runs in (["05-10 32-28"], ["32x28x23"], ["32-"], ["3228"]):  # not played, alike
-        out = c_core.check_runs(start, runs, names, (False, 3, 80), _one_written)
-        assert out == PYTHON.check_runs(start, runs, names, (False, 3, 80), _one_written)
+        out = c_core.check_runs(start, runs, names, (False, 3, 80), one_written)
+        assert out == PYTHON.check_runs(start, runs, names, (False, 3, 80), one_written)
         assert out[1] == 0
 
 

@@ -1,6 +1,6 @@
 """Opening a database made by an older schema for writing brings it up to this one: a database
-of schema 5, 6, 7, 8, 9 or 10 written by the toolkit itself (tests/data/schema5.sqlite to
-schema10.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
+of schema 5 to 11 written by the toolkit itself (tests/data/schema5.sqlite to
+schema11.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
 question answered alike; so does one of PostgreSQL, written in the older layout here (the
 layout checked against that file)."""
 
@@ -19,6 +19,7 @@ from schema7 import as_schema_7
 from schema8 import as_schema_8
 from schema9 import as_schema_9
 from schema10 import as_schema_10
+from schema11 import as_schema_11
 from sqlalchemy import Connection, Engine, delete, func, insert, select
 
 from conftest import postgres_database, postgres_reason, table_digests
@@ -89,10 +90,11 @@ OLD = {
     8: as_schema_8,
     9: as_schema_9,
     10: as_schema_10,
+    11: as_schema_11,
 }  # each schema's layout written back
 
 
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11])
 def test_an_old_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -119,7 +121,7 @@ def test_an_old_database_ends_as_a_new_import(
     with sqlite3.connect(old) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         version_now = conn.execute("SELECT value FROM pdn_meta WHERE key = 'schema_version'")
-        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "11"
+        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "12"
         kinds = conn.execute("SELECT DISTINCT typeof(moves) FROM games").fetchall()
     conn.close()
     assert "plies" not in tables and "ix_games_final_hash" not in tables
@@ -156,10 +158,12 @@ SAME = {  # what each old layout is checked on against the file the toolkit wrot
          "boards ORDER BY game_id", "squares ORDER BY game_id",
          "tallies ORDER BY 1, 2, 3, 4, 5, 6, 7", "player_tallies ORDER BY 1, 2, 3, 4, 5",
          "opening_tallies ORDER BY 1, 2, 3, 4, 5", "move_tallies ORDER BY 1, 2, 3"],
+    11: ["positions ORDER BY digest, game, ply", "move_texts ORDER BY id", "games ORDER BY id",
+         "boards ORDER BY game_id", "tags ORDER BY game_id, position"],
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11])
 def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -183,7 +187,7 @@ def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
 
 
 @pytest.mark.skipif(postgres_reason() is not None, reason=str(postgres_reason()))
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11])
 def test_an_old_postgresql_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:

@@ -21,16 +21,17 @@ from pathlib import Path
 
 import pytest
 
-from conftest import corpus_dir, need_core
+from conftest import corpus_dir, need_core, stored
 from pdn.archive.identity import game_identity, main_line
 from pdn.archive.pipeline import replay_paths
 from pdn.archive.selection import MaterialRun, material_runs
 from pdn.db.records import build_record
 from pdn.db.schema import OPENING_PLIES_KEPT
-from pdn.db.search import signature, stored_positions, words
+from pdn.db.search import board_arrays, signature, words
 from pdn.db.texts import unpack
 from pdn.game import Game
-from pdn.replay import Replay
+from pdn.read.movetext import plain_moves
+from pdn.replay import LineRows, Replay
 from pdn.rules import pykernel as PYTHON
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import WHITE, Geometry
@@ -261,10 +262,29 @@ def test_packed_boards_and_digest_by_hand(each_core: str) -> None:
     reached = (1 << 6, 0, 1 << 64, 0)
     assert core.scan([pos], 2, True) == ([digest], packed, [(0, 1, (1, 0, 1, 0))], reached)
     assert core.scan([pos, pos], 0, False) == ([], b"", [(0, 2, (1, 0, 1, 0))], reached)
-    stored = stored_positions(7, [pos])
-    assert stored.boards == ((7, zlib.compress(packed, 1)),)
+    # the boards row: format byte 1, then deflated, each word as a column over the positions,
+    # XORed with the one before it (one position: the packing as it is)
+    alone = stored(7, [pos])
+    (gid, row), *_ = alone.boards
+    assert (gid, row[0], zlib.decompress(row[1:], -15)) == (7, 1, packed)
+    after = pos.play(pos.legal_moves()[0])  # 1-5 or 1-6: black's man moves within word 2
+    two = stored(7, [pos, after])
+    assert (after.black_men >> 64, after.white_men, after.turn) == (0, 1 << 6, 0)
+    moved = after.black_men.to_bytes(8, "little")
+    gone = (1 << 64).to_bytes(16, "little")[8:]  # word 2: the man left it, the change is his bit
+    columns = (
+        b"\x40" + bytes(7) + bytes(8),
+        bytes(16),
+        bytes(16),
+        bytes(16),  # white men, kings
+        bytes(8) + moved,
+        gone + gone,
+        bytes(16),
+        bytes(16),  # black men: words 1 and 2; kings
+    )
+    assert zlib.decompress(two.boards[0][1][1:], -15) == b"".join(columns) + b"\x01\x00"
     # the squares where each kind stood, square n as bit n - 1
-    assert stored.squares == ((7, 1 << 31, 0, 1 << 0, 0),)
+    assert alone.squares == ((7, 1 << 31, 0, 1 << 0, 0),)
 
 
 def test_canadian_boards_take_three_words(c_core: Core) -> None:
@@ -284,7 +304,7 @@ def test_canadian_boards_take_three_words(c_core: Core) -> None:
             [pos.digest()], packed, [(0, 1, (1, 0, 2, 0))], reached
         )  # fmt: skip
     # square n as bit n - 1, folded into 63 bits: 72 is bit 71 - 63 = 8
-    assert stored_positions(7, [pos]).squares == ((7, 1 << 8, 0, 1 << 0 | 1 << 5, 0),)
+    assert stored(7, [pos]).squares == ((7, 1 << 8, 0, 1 << 0 | 1 << 5, 0),)
     # a game played on from the start: every board, with its high squares, on both cores
     game = [Position.start(v)]
     for ply in range(200):
@@ -321,6 +341,35 @@ def test_material_runs_by_hand(each_core: str) -> None:
 # -- build_record ----------------------------------------------------------------------------------
 
 
+def test_line_rows_as_the_board_gives_them(c_core: Core) -> None:
+    """Replay.line_rows of the sample games (and of samples/, whose English games write some
+    captures with every square), a main line checked without a board played by the C kernel
+    and by its twin: the moves, the scan of the positions and the first positions the board
+    gives once the line is pushed on it. Moves the kernel's loop does not play (more than two
+    squares written) are read by the board's reading, as the check read them."""
+    root = Path(__file__).resolve().parents[1]
+    paths = [corpus_dir() / s for s in SAMPLES] + [root / "samples" / "english-oca-first20.pdn"]
+    long = checked = 0
+    for game, replay in replay_paths(paths, _pair):
+        if replay is None or replay.first_position is None:
+            continue
+        w = words(replay.variant)
+        kernel = replay._checked_line() is not None  # not pushed on a board: the kernel plays it
+        rows = []
+        for core in (c_core, PYTHON):
+            previous = use_core(core.name)
+            rows.append(replay.line_rows(w, 8))
+            use_core(previous.name)
+        assert rows[0] == rows[1]
+        written = plain_moves(game) or []
+        long += kernel * sum(len(m) > 2 for m in written[: replay.plies])
+        checked += kernel
+        line = replay.positions[: replay.plies + 1]
+        scanned = c_core.scan(line, w, True)
+        assert rows[0] == LineRows(texts_one_by_one(replay), *scanned, line[:8])
+    assert checked > 300 and long > 20  # (379 games, 35 such moves)
+
+
 def test_build_record_writes_the_one_by_one_rows(each_core: str, samples: list[Pair]) -> None:
     """The rows of every sample game: plies, material, boards, moves and identity as the
     definitions give them, on either core."""
@@ -342,9 +391,16 @@ def test_build_record_writes_the_one_by_one_rows(each_core: str, samples: list[P
         assert record.row["opening"] == b"".join((d + 2**63).to_bytes(8, "big") for d in kept)
         runs = runs_by_grouping(ps)
         assert list(record.material) == [(gid, f, n, signature(c)) for f, n, c in runs]
-        w = words(ps[0].variant) if ps else 0
-        packed = [(gid, zlib.compress(boards_one_by_one(ps, w), 1))] if ps else []
-        assert list(record.boards) == packed
+        if ps:  # the boards as XOR deltas give back the packing one by one (as by hand above)
+            w = words(ps[0].variant)
+            ((at, row),) = record.boards
+            boards, turns = board_arrays(row, w)
+            assert (at, boards.tobytes() + turns.tobytes()) == (gid, boards_one_by_one(ps, w))
+        else:
+            assert record.boards == ()
+        from_start = bool(ps) and ps[0] == Position.start(ps[0].variant)
+        assert record.row["from_start"] == from_start
+        assert (record.row["start_fen"] is None) == (from_start or (not ps and not game.fen))
         if ps:  # where each kind stood, square n as bit (n - 1) % 63 (as by hand above)
             g = ps[0].geometry
             bits = [reduce(or_, (1 << (g.number(s) - 1) % 63 for s in g.squares

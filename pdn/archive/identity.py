@@ -18,14 +18,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 
 from pdn.archive.pipeline import Options, replay_paths
 from pdn.game import Game
-from pdn.replay import Replay
+from pdn.replay import Replay, square_labels
 from pdn.rules.fen import to_fen
-from pdn.rules.geometry import Geometry
 from pdn.rules.position import Position, core
 
 HEADERS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
@@ -62,19 +61,14 @@ def main_line(replay: Replay) -> list[str]:
     another legal capture has the same start and end)."""
     if not replay.moves:
         return []
-    labels = _labels(replay.positions[0].geometry)
+    labels = square_labels(replay.positions[0].geometry)
     return core().move_texts(replay.positions, replay.moves, labels, replay.variant.separator)
-
-
-@cache
-def _labels(g: Geometry) -> tuple[str, ...]:
-    """Each square's name as the variant writes it, by bit index (empty off the board)."""
-    return tuple(g.label(s) if s in g.coords else "" for s in range(g.size))
 
 
 def start_fen(replay: Replay) -> str | None:
     """The FEN of the position the replay started from (None: the FEN tag did not read)."""
-    return _fen(replay.positions[0]) if replay.positions else None
+    start = replay.first_position
+    return _fen(start) if start is not None else None
 
 
 @lru_cache(maxsize=64)  # most games start from their variant's start position

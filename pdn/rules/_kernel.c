@@ -1357,6 +1357,8 @@ typedef struct {
 /* The digest text of a position whose key fields x are plain ints (boards: the first four read):
  * as digest_fields writes it, the digits of a bitboard unchanged since the position before
  * copied. */
+static int scan_text_bb(Scan *sc, Text *t, const bb boards[4], long turn);
+
 static int scan_text(Scan *sc, Text *t, PyObject *const *x, const bb boards[4]) {
     long turn = PyLong_AsLong(x[4]);
     if (!PyLong_CheckExact(x[4]) || turn < 0) {
@@ -1365,6 +1367,11 @@ static int scan_text(Scan *sc, Text *t, PyObject *const *x, const bb boards[4]) 
     }
     for (int f = 0; f < 4; f++)
         if (!PyLong_CheckExact(x[f])) return digest_fields(t, x);
+    return scan_text_bb(sc, t, boards, turn);
+}
+
+/* The rest of the digest text of bitboards and a side to move (scan_text's way). */
+static int scan_text_bb(Scan *sc, Text *t, const bb boards[4], long turn) {
     if (text_room(t, 4 * (8 * NW * 3 + 2) + 21) < 0) return -1;
     char *w = t->text + t->len;
     for (int f = 0; f < 4; f++) {
@@ -1417,10 +1424,18 @@ static int scan_digest(Scan *sc, const Text *t, Py_ssize_t i) {
 }
 
 /* Position i's bitboards and side to move into the packed boards (n positions, words each). */
+static int scan_pack_side(Scan *sc, const bb boards[4], long side, Py_ssize_t i, Py_ssize_t n,
+                          long words);
+
 static int scan_pack(Scan *sc, const bb boards[4], PyObject *turn, Py_ssize_t i, Py_ssize_t n,
                      long words) {
     long side = PyLong_AsLong(turn);
     if (side == -1 && PyErr_Occurred()) return -1;
+    return scan_pack_side(sc, boards, side, i, n, words);
+}
+
+static int scan_pack_side(Scan *sc, const bb boards[4], long side, Py_ssize_t i, Py_ssize_t n,
+                          long words) {
     if (side < 0 || side > 255) {
         PyErr_SetString(PyExc_ValueError, "bytes must be in range(0, 256)");
         return -1;
@@ -1441,6 +1456,52 @@ static int scan_pack(Scan *sc, const bb boards[4], PyObject *turn, Py_ssize_t i,
             for (int k = 0; k < 8; k++) *data++ = (uint8_t)(x >> (8 * k));
         }
     return 0;
+}
+
+/* The runs of equal material scan() is making: the counts of the run going on (those of the
+ * position before), the bitboards of the position before, the union of each bitboard so far,
+ * and where the run began. */
+typedef struct {
+    long counts[4];
+    bb last[4], reached[4];
+    Py_ssize_t first;
+} Runs;
+
+static int runs_end(Scan *sc, Runs *u, Py_ssize_t n);
+
+/* Position i's bitboards into the runs: the run going on ends before it where its counts
+ * differ. */
+static int runs_step(Scan *sc, Runs *u, const bb boards[4], Py_ssize_t i) {
+    long c[4];
+    for (int k = 0; k < 4; k++) {
+        for (int w = 0; w < NW; w++) u->reached[k].w[w] |= boards[k].w[w];
+        c[k] = i && !memcmp(&boards[k], &u->last[k], sizeof(bb)) ? u->counts[k] : bb_count(boards[k]);
+    }
+    memcpy(u->last, boards, sizeof(u->last));
+    if (i && !memcmp(c, u->counts, sizeof(c))) return 0;
+    if (i && runs_end(sc, u, i) < 0) return -1;
+    u->first = i;
+    memcpy(u->counts, c, sizeof(c));
+    return 0;
+}
+
+/* The run going on ends before position n. */
+static int runs_end(Scan *sc, Runs *u, Py_ssize_t n) {
+    PyObject *run = run_tuple(u->first, n - u->first, u->counts);
+    int err = !run || PyList_Append(sc->runs, run) < 0;
+    Py_XDECREF(run);
+    return err ? -1 : 0;
+}
+
+/* The union of each bitboard as a tuple of four ints. */
+static PyObject *squares_reached(const Runs *u) {
+    PyObject *squares = PyTuple_New(4);
+    for (int k = 0; squares && k < 4; k++) {
+        PyObject *b = int_from_bb(&u->reached[k]);
+        if (!b) Py_CLEAR(squares);
+        else PyTuple_SET_ITEM(squares, k, b);
+    }
+    return squares;
 }
 
 /* scan(positions, words, digests): a game's positions as the database stores them, in one pass:
@@ -1468,50 +1529,25 @@ static PyObject *k_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     size_t prefix = 0;
     Text t;
     text_init(&t);
-    long counts[4] = {0}; /* of the run going on: those of the position before */
-    bb last[4];           /* the bitboards of the position before */
-    bb reached[4];        /* the union of each bitboard so far */
-    memset(reached, 0, sizeof(reached));
-    Py_ssize_t first = 0;
+    Runs u;
+    memset(&u, 0, sizeof(u));
     if (!sc.digests || !sc.boards || !sc.runs) goto done;
-    for (Py_ssize_t i = 0; i <= n; i++) {
-        long c[4] = {0};
-        if (i < n) {
-            PyObject *x[5];
-            bb boards[4];
-            int f = 0, err = 0;
-            for (; f < 5 && !err; f++) err = !(x[f] = field(items[i], KEY_FIELDS[f]));
-            if (err) f--; /* x[0..f) hold references */
-            for (int k = 0; k < 4 && !err; k++) err = bb_from_int(x[k], &boards[k]) < 0;
-            if (!err && words) err = scan_pack(&sc, boards, x[4], i, n, words) < 0;
-            if (!err && want)
-                err = digest_prefix(items[i], &t, &variant, &prefix) < 0 ||
-                      scan_text(&sc, &t, x, boards) < 0 || scan_digest(&sc, &t, i) < 0;
-            for (int k = 0; k < f; k++) Py_DECREF(x[k]);
-            if (err) goto done;
-            for (int k = 0; k < 4; k++)
-                for (int w = 0; w < NW; w++) reached[k].w[w] |= boards[k].w[w];
-            for (int k = 0; k < 4; k++) /* (last holds the position before's boards) */
-                c[k] = i && !memcmp(&boards[k], &last[k], sizeof(bb)) ? counts[k] : bb_count(boards[k]);
-            memcpy(last, boards, sizeof(last));
-            if (i && !memcmp(c, counts, sizeof(c))) continue;
-        }
-        if (i) { /* the run before position i ends */
-            PyObject *run = run_tuple(first, i - first, counts);
-            int err = !run || PyList_Append(sc.runs, run) < 0;
-            Py_XDECREF(run);
-            if (err) goto done;
-        }
-        first = i;
-        memcpy(counts, c, sizeof(c));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x[5];
+        bb boards[4];
+        int f = 0, err = 0;
+        for (; f < 5 && !err; f++) err = !(x[f] = field(items[i], KEY_FIELDS[f]));
+        if (err) f--; /* x[0..f) hold references */
+        for (int k = 0; k < 4 && !err; k++) err = bb_from_int(x[k], &boards[k]) < 0;
+        if (!err && words) err = scan_pack(&sc, boards, x[4], i, n, words) < 0;
+        if (!err && want)
+            err = digest_prefix(items[i], &t, &variant, &prefix) < 0 ||
+                  scan_text(&sc, &t, x, boards) < 0 || scan_digest(&sc, &t, i) < 0;
+        for (int k = 0; k < f; k++) Py_DECREF(x[k]);
+        if (err || runs_step(&sc, &u, boards, i) < 0) goto done;
     }
-    if (scan_flush(&sc) == 0) {
-        PyObject *squares = PyTuple_New(4);
-        for (int k = 0; squares && k < 4; k++) {
-            PyObject *b = int_from_bb(&reached[k]);
-            if (!b) Py_CLEAR(squares);
-            else PyTuple_SET_ITEM(squares, k, b);
-        }
+    if ((!n || runs_end(&sc, &u, n) == 0) && scan_flush(&sc) == 0) {
+        PyObject *squares = squares_reached(&u);
         if (squares) out = PyTuple_Pack(4, sc.digests, sc.boards, sc.runs, squares);
         Py_XDECREF(squares);
     }
@@ -1607,6 +1643,33 @@ static int rival_capture(const Rules *r, const Pos *p, long a, long b, const bb 
     return found;
 }
 
+/* A move's PDN 3.0 short form into t: its path (npath squares, the start first) and the pieces it
+ * takes (ntaken, capmask *mask*: read only for a capture, as are r and p, the position it is
+ * played in), written with labels (a sequence of str by bit index) and sep between the squares
+ * of a capture (position.py: _py_move_texts). */
+static int move_text(Text *t, const Rules *r, const Pos *p, const long *path, int npath,
+                     const long *taken, int ntaken, const bb *mask, PyObject *labels,
+                     const char *sep, Py_ssize_t nsep) {
+    if (npath < 1) {
+        PyErr_SetString(PyExc_ValueError, "a move's path needs its start and end");
+        return -1;
+    }
+    long a = path[0], b = path[npath - 1], written[MAXCAP + 2] = {a, b};
+    int nwritten = 2, rival;
+    const char *between = "-";
+    Py_ssize_t nbetween = 1;
+    if (ntaken) {
+        between = sep;
+        nbetween = nsep;
+        if ((rival = rival_capture(r, p, a, b, mask)) < 0) return -1;
+        if (rival && (nwritten = long_form(r, path, npath, taken, ntaken, written)) < 0) return -1;
+    }
+    for (int k = 0; k < nwritten; k++)
+        if ((k && text_add(t, between, (size_t)nbetween) < 0) || add_label(t, labels, written[k]) < 0)
+            return -1;
+    return 0;
+}
+
 /* move_texts(positions, moves, labels, separator): each move played in the position before it
  * in its PDN 3.0 short form (position.py: _py_move_texts). */
 static PyObject *k_move_texts(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -1630,40 +1693,20 @@ static PyObject *k_move_texts(PyObject *self, PyObject *const *args, Py_ssize_t 
             PyErr_SetString(PyExc_TypeError, "move_texts() needs Moves");
             goto fail;
         }
-        long path[MAXCAP + 2], taken[MAXCAP], written[MAXCAP + 2];
+        long path[MAXCAP + 2], taken[MAXCAP];
         int npath = read_squares(PyTuple_GET_ITEM(move, 0), path, MAXCAP + 2, "path");
         int ntaken = npath < 0 ? -1 : read_squares(PyTuple_GET_ITEM(move, 1), taken, MAXCAP,
                                                    "captured");
         if (ntaken < 0) goto fail;
-        if (npath < 1) {
-            PyErr_SetString(PyExc_ValueError, "a move's path needs its start and end");
+        Pos p;
+        const Rules *r = NULL;
+        bb mask;
+        if (ntaken && (read_position(PySequence_Fast_GET_ITEM(positions, i), &p, &r) < 0 ||
+                       bb_from_int(PyTuple_GET_ITEM(move, 4), &mask) < 0))
             goto fail;
-        }
-        long a = path[0], b = path[npath - 1];
-        int nwritten = 2;
-        written[0] = a;
-        written[1] = b;
-        const char *between = "-";
-        Py_ssize_t nbetween = 1;
-        if (ntaken) {
-            Pos p;
-            const Rules *r;
-            bb mask;
-            int rival;
-            between = sep;
-            nbetween = nsep;
-            if (read_position(PySequence_Fast_GET_ITEM(positions, i), &p, &r) < 0 ||
-                bb_from_int(PyTuple_GET_ITEM(move, 4), &mask) < 0 ||
-                (rival = rival_capture(r, &p, a, b, &mask)) < 0)
-                goto fail;
-            if (rival && (nwritten = long_form(r, path, npath, taken, ntaken, written)) < 0)
-                goto fail;
-        }
         t.len = 0;
-        for (int k = 0; k < nwritten; k++)
-            if ((k && text_add(&t, between, (size_t)nbetween) < 0) ||
-                add_label(&t, labels, written[k]) < 0)
-                goto fail;
+        if (move_text(&t, r, &p, path, npath, taken, ntaken, &mask, labels, sep, nsep) < 0)
+            goto fail;
         PyObject *text = PyUnicode_FromStringAndSize(t.text, (Py_ssize_t)t.len);
         if (!text) goto fail;
         PyList_SET_ITEM(out, i, text);
@@ -2084,6 +2127,157 @@ static PyObject *k_check_plain(PyObject *self, PyObject *const *args, Py_ssize_t
     return check_written(args[0], p, r, &w, PyList_GET_SIZE(args[1]), args[3], args[4]);
 }
 
+/* The squares of a move line_rows plays (path, then taken) into path and taken: from the move
+ * list's side buffer, or from the Move resolve gave (NULL: the list's). Returns 0, or -1. */
+static int move_squares(const MoveList *l, const CMove *m, PyObject *move, long *path, int *npath,
+                        long *taken, int *ntaken) {
+    if (move) {
+        *npath = read_squares(PyTuple_GET_ITEM(move, 0), path, MAXCAP + 2, "path");
+        *ntaken = *npath < 0 ? -1 : read_squares(PyTuple_GET_ITEM(move, 1), taken, MAXCAP, "captured");
+        return *ntaken < 0 ? -1 : 0;
+    }
+    *npath = m->ncap ? m->nland : 2;
+    *ntaken = m->ncap;
+    if (!m->ncap) {
+        path[0] = m->from, path[1] = m->to;
+        return 0;
+    }
+    const uint8_t *side = l->side + m->extra;
+    for (int k = 0; k < m->nland; k++) path[k] = side[k];
+    for (int k = 0; k < m->ncap; k++) taken[k] = side[m->nland + k];
+    return 0;
+}
+
+/* Play the first count written moves of w from *p (as check_written reads them, resolve giving
+ * a move the kernel does not play, None where it stops), each move's short form appended to
+ * texts; line[0..] the positions, the start first. Returns the plies played, or -1. */
+static Py_ssize_t play_line(PyObject *like, Pos p, const Rules *r, Written *w, Py_ssize_t count,
+                            PyObject *resolve, PyObject *labels, const char *sep, Py_ssize_t nsep,
+                            PyObject *texts, Pos *line) {
+    MoveList l = {0};
+    Text t;
+    text_init(&t);
+    Py_ssize_t i = 0;
+    int failed = 0;
+    line[0] = p;
+    while (i < count && i < PyList_GET_SIZE(w->moves)) { /* resolve may cut the list */
+        long start, end, path[MAXCAP + 2], taken[MAXCAP];
+        int at = 0, npath, ntaken;
+        written_ends(w, i, &start, &end);
+        if (start == -2 || end == -2 ||
+            (start >= 0 && end >= 0 && (at = one_between(r, &p, start, end, &l)) < 0)) {
+            failed = 1;
+            break;
+        }
+        CMove given;
+        PyObject *move = NULL;
+        if (!at) { /* another written form, or no single legal move: as check_written reads it */
+            PyObject *squares = written_squares(w, i);
+            PyObject *here = squares ? position_object(like, &p) : NULL;
+            move = here ? PyObject_CallFunctionObjArgs(resolve, here, squares, NULL) : NULL;
+            Py_XDECREF(here);
+            Py_XDECREF(squares);
+            if (move == Py_None) {
+                Py_DECREF(move);
+                break;
+            }
+            if (!move || read_move(move, &given) < 0) failed = 1;
+        }
+        const CMove *m = at ? &l.mv[at - 1] : &given;
+        t.len = 0;
+        PyObject *text = NULL;
+        if (!failed)
+            failed = move_squares(&l, m, move, path, &npath, taken, &ntaken) < 0 ||
+                     move_text(&t, r, &p, path, npath, taken, ntaken, &m->capmask, labels, sep,
+                               nsep) < 0 ||
+                     !(text = PyUnicode_FromStringAndSize(t.text, (Py_ssize_t)t.len)) ||
+                     PyList_Append(texts, text) < 0;
+        Py_XDECREF(text);
+        Py_XDECREF(move);
+        if (failed) break;
+        play(&p, m, &line[i + 1]);
+        p = line[++i];
+    }
+    list_free(&l);
+    text_free(&t);
+    return failed ? -1 : i;
+}
+
+/* line_rows(pos, moves, names, resolve, count, words, labels, separator, keep): the first count
+ * moves of a checked main line (a list of squares, as check_plain reads them) played from pos
+ * and what the database stores of them at once, no object made for a ply: the moves' short
+ * forms (move_texts), then scan(positions, words, True) of the positions, then the first keep
+ * positions (see pykernel.line_rows, its twin). */
+static PyObject *k_line_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9)
+        return PyErr_Format(PyExc_TypeError, "line_rows(pos, moves, names, resolve, count, words, "
+                                             "labels, separator, keep)");
+    if (!PyList_Check(args[1]) || !PyDict_Check(args[2]) || !PyCallable_Check(args[3]))
+        return PyErr_Format(PyExc_TypeError, "line_rows: wrong argument types");
+    Py_ssize_t count = PyLong_AsSsize_t(args[4]), keep = PyLong_AsSsize_t(args[8]);
+    long words = PyLong_AsLong(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    if (count < 0 || keep < 0 || words < 0)
+        return PyErr_Format(PyExc_ValueError, "line_rows: count, words and keep cannot be negative");
+    POSITION_ARG(args[0]);
+    if (count > PyList_GET_SIZE(args[1])) count = PyList_GET_SIZE(args[1]);
+    PyObject *labels = PySequence_Fast(args[6], "line_rows() needs labels");
+    Py_ssize_t nsep = 0;
+    const char *sep = labels ? PyUnicode_AsUTF8AndSize(args[7], &nsep) : NULL;
+    Pos *line = sep ? PyMem_Malloc((size_t)(count + 1) * sizeof(Pos)) : NULL;
+    Scan sc = {NULL};
+    for (int f = 0; f < 4; f++) sc.ndigits[f] = -1;
+    PyObject *texts = line ? PyList_New(0) : NULL, *variant = NULL, *kept = NULL, *out = NULL;
+    Text t;
+    text_init(&t);
+    Runs u;
+    memset(&u, 0, sizeof(u));
+    if (sep && !line) PyErr_NoMemory();
+    if (!texts) goto done;
+    Written w = {args[2], args[1], NULL, NULL, {0}};
+    Py_ssize_t plies = play_line(args[0], p, r, &w, count, args[3], labels, sep, nsep, texts, line);
+    if (plies < 0) goto done;
+    Py_ssize_t n = plies + 1;
+    size_t prefix = 0;
+    sc.digests = PyList_New(n);
+    sc.boards = PyBytes_FromStringAndSize(NULL, words ? (32 * words + 1) * n : 0);
+    sc.runs = PyList_New(0);
+    kept = PyList_New(0);
+    if (!sc.digests || !sc.boards || !sc.runs || !kept) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const Pos *q = &line[i];
+        bb boards[4] = {q->men[0], q->kings[0], q->men[1], q->kings[1]};
+        if ((words && scan_pack_side(&sc, boards, q->turn, i, n, words) < 0) ||
+            digest_prefix(args[0], &t, &variant, &prefix) < 0 ||
+            scan_text_bb(&sc, &t, boards, q->turn) < 0 || scan_digest(&sc, &t, i) < 0 ||
+            runs_step(&sc, &u, boards, i) < 0)
+            goto done;
+        if (i < keep) {
+            PyObject *pos = position_object(args[0], q);
+            int err = !pos || PyList_Append(kept, pos) < 0;
+            Py_XDECREF(pos);
+            if (err) goto done;
+        }
+    }
+    if (runs_end(&sc, &u, n) == 0 && scan_flush(&sc) == 0) {
+        PyObject *squares = squares_reached(&u);
+        if (squares)
+            out = PyTuple_Pack(6, texts, sc.digests, sc.boards, sc.runs, squares, kept);
+        Py_XDECREF(squares);
+    }
+done:
+    text_free(&t);
+    PyMem_Free(line);
+    Py_XDECREF(labels);
+    Py_XDECREF(texts);
+    Py_XDECREF(variant);
+    Py_XDECREF(sc.digests);
+    Py_XDECREF(sc.boards);
+    Py_XDECREF(sc.runs);
+    Py_XDECREF(kept);
+    return out;
+}
+
 /* check_runs(pos, runs, names, settings, resolve): check_written over the moves of runs, words
  * of digits joined by "-" or "x" (moves) or ending with "." (move numbers), between spaces, tabs
  * and line ends (see pykernel.check_runs, its twin); its result, then the number of moves. */
@@ -2284,6 +2478,9 @@ static PyMethodDef methods[] = {
      "check_plain(pos, moves, names, settings, resolve): push_written's loop, no records."},
     {"check_runs", (PyCFunction)(void (*)(void))k_check_runs, METH_FASTCALL,
      "check_runs(pos, runs, names, settings, resolve): check_plain over runs of plain moves."},
+    {"line_rows", (PyCFunction)(void (*)(void))k_line_rows, METH_FASTCALL,
+     "line_rows(pos, moves, names, resolve, count, words, labels, separator, keep): a checked "
+     "main line played, its texts, scan and first positions."},
     {"moves_between", (PyCFunction)(void (*)(void))k_moves_between, METH_FASTCALL,
      "moves_between(pos, start, end): the legal moves from start to end."},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,

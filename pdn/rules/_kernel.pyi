@@ -55,6 +55,25 @@ def check_runs(
     /,
 ) -> tuple[Position, int, int, int, int, int]: ...
 def plain_run(text: str, pos: int, /) -> tuple[int, int] | None: ...
+def line_rows(
+    pos: Position,
+    moves: list[Sequence[str]],
+    names: dict[str, int],
+    resolve: Callable[[Position, Sequence[str]], Move | None],
+    count: int,
+    words: int,
+    labels: Sequence[str],
+    separator: str,
+    keep: int,
+    /,
+) -> tuple[
+    list[str],
+    list[int],
+    bytes,
+    list[tuple[int, int, tuple[int, int, int, int]]],
+    tuple[int, int, int, int],
+    list[Position],
+]: ...
 def scan(
     positions: Sequence[Position], words: int, digests: bool, /
 ) -> tuple[

@@ -91,6 +91,22 @@ class Kernel(Protocol):
         """check_plain over the moves of runs of plain moves, then the number of moves (see
         pykernel.check_runs)."""
 
+    def line_rows(
+        self,
+        pos: Position,
+        moves: list[Sequence[str]],
+        names: dict[str, int],
+        resolve: Callable[[Position, Sequence[str]], Move | None],
+        count: int,
+        words: int,
+        labels: Sequence[str],
+        separator: str,
+        keep: int,
+        /,
+    ) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[Position]]:
+        """A checked main line played and what the database stores of it, no object made for a
+        ply (see pykernel.line_rows)."""
+
     def plain_run(self, text: str, pos: int, /) -> tuple[int, int] | None:
         """Where the reader's lexer finds a PLAIN_RUN token at *pos* (see pykernel.plain_run)."""
 

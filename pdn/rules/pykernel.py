@@ -532,6 +532,35 @@ def check_plain(
     return pos, i, quiet, draw, seen_there
 
 
+def line_rows(
+    pos: Position,
+    moves: list[Sequence[str]],
+    names: dict[str, int],
+    resolve: Callable[[Position, Sequence[str]], Move | None],
+    count: int,
+    words: int,
+    labels: Sequence[str],
+    separator: str,
+    keep: int,
+) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[Position]]:
+    """The first *count* moves of a checked main line played from *pos* (each as check_plain
+    plays it, ``resolve`` giving the ones the loop does not know; None: it stops there) and what
+    the database stores of them: the moves' short forms (move_texts), scan(positions, *words*,
+    True) of the positions, then the first *keep* positions."""
+    line, played = [pos], []
+    for squares in moves[:count]:
+        move = _plain_move(pos, squares, names)
+        if move is None:
+            move = resolve(pos, squares)
+        if move is None:
+            break
+        pos = play(pos, move)
+        line.append(pos)
+        played.append(move)
+    texts = move_texts(line, played, labels, separator)
+    return texts, *scan(line, words, True), line[:keep]
+
+
 _RUN_CHARS = frozenset("0123456789-x.")
 
 
