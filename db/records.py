@@ -44,7 +44,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     """The record of one game and its replay (None: it did not parse)."""
     report = report_game(game, replay)
     start = replay.first_position if replay else None
-    rows = replay.line_rows(words(replay.variant), FIRST_KEPT) if replay and start else None
+    rows = replay.line_rows(words(start.variant), FIRST_KEPT) if replay and start else None
     moves = rows.texts if rows else []
     identity = game_identity(game, replay, moves)
     gid = game_id(identity.record)
