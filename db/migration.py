@@ -342,7 +342,7 @@ def _to_12(conn: Connection) -> None:
     batch = (
         select(BoardsRow.game_id, GameRow.variant, BoardsRow.data)
         .join(GameRow, GameRow.id == BoardsRow.game_id)
-        .where(BoardsRow.game_id > bindparam("after"))
+        .where(BoardsRow.game_id > bindparam("after"), GameRow.variant.is_not(None))
         .order_by(BoardsRow.game_id)
         .limit(BOARDS_AT_ONCE)
     )

@@ -255,7 +255,7 @@ MATERIAL_STAGED = staging_table("material_staged", MaterialRow.__table__)  # typ
 
 
 class BoardsRow(Base):
-    """Every position of a game's main line, packed (see pdn.db.search.stored_positions)."""
+    """Every position of a game's main line, packed (see pdn.db.search.compressed)."""
 
     __tablename__ = "boards"
     game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), primary_key=True)

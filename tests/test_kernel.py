@@ -245,6 +245,14 @@ def test_line_rows_agrees(c_core: Core) -> None:
                 line = before[: plies + 1]
                 texts = c_core.move_texts(line, [r[0] for r in pushed], labels, v.separator)
                 assert out == (texts, *c_core.scan(line, words(v), True), line[:keep])
+    start = Position.start(get_variant("english"))
+    names, labels = start.geometry._names, square_labels(start.geometry)
+    for k in (c_core, PYTHON):  # refused alike: no buffer sized from a word count of 2**59
+        for count, w, keep in ((-1, 2, 8), (1, 2, -1), (1, 9, 8), (1, 1 << 59, 8)):
+            with pytest.raises(ValueError):
+                k.line_rows(start, [("11", "15")], names, one_written, count, w, labels, "x", keep)
+        with pytest.raises(ValueError):
+            k.scan([start], 1 << 59, False)
 
 
 def test_check_runs_reads_the_words_check_plain_is_given(c_core: Core) -> None:

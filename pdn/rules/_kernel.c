@@ -18,6 +18,7 @@
 #define NW 3
 #define MAXSQ (64 * NW)
 #define MAXDIR 8
+#define MAXWORDS 8 /* the most words a packed bitboard takes (scan, line_rows): 512 squares */
 #define MAXCAP 96 /* more pieces than any board holds: a move never takes more */
 #define MAXRAY 16 /* longer than any line of a 12x12 board */
 
@@ -1513,7 +1514,8 @@ static PyObject *k_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (nargs != 3) return PyErr_Format(PyExc_TypeError, "scan(positions, words, digests)");
     long words = PyLong_AsLong(args[1]);
     if (words == -1 && PyErr_Occurred()) return NULL;
-    if (words < 0) return PyErr_Format(PyExc_ValueError, "words cannot be negative");
+    if (words < 0 || words > MAXWORDS)
+        return PyErr_Format(PyExc_ValueError, "words must be 0 to %d", MAXWORDS);
     int want = PyObject_IsTrue(args[2]);
     if (want < 0) return NULL;
     PyObject *fast = PySequence_Fast(args[0], "scan() needs a sequence of positions");
@@ -1654,7 +1656,8 @@ static int move_text(Text *t, const Rules *r, const Pos *p, const long *path, in
         PyErr_SetString(PyExc_ValueError, "a move's path needs its start and end");
         return -1;
     }
-    long a = path[0], b = path[npath - 1], written[MAXCAP + 2] = {a, b};
+    long a = path[0], b = path[npath - 1], written[MAXCAP + 2];
+    written[0] = a, written[1] = b;
     int nwritten = 2, rival;
     const char *between = "-";
     Py_ssize_t nbetween = 1;
@@ -2214,11 +2217,16 @@ static PyObject *k_line_rows(PyObject *self, PyObject *const *args, Py_ssize_t n
                                              "labels, separator, keep)");
     if (!PyList_Check(args[1]) || !PyDict_Check(args[2]) || !PyCallable_Check(args[3]))
         return PyErr_Format(PyExc_TypeError, "line_rows: wrong argument types");
-    Py_ssize_t count = PyLong_AsSsize_t(args[4]), keep = PyLong_AsSsize_t(args[8]);
+    Py_ssize_t count = PyLong_AsSsize_t(args[4]);
+    if (count == -1 && PyErr_Occurred()) return NULL;
+    Py_ssize_t keep = PyLong_AsSsize_t(args[8]);
+    if (keep == -1 && PyErr_Occurred()) return NULL;
     long words = PyLong_AsLong(args[5]);
-    if (PyErr_Occurred()) return NULL;
-    if (count < 0 || keep < 0 || words < 0)
-        return PyErr_Format(PyExc_ValueError, "line_rows: count, words and keep cannot be negative");
+    if (words == -1 && PyErr_Occurred()) return NULL;
+    if (count < 0 || keep < 0)
+        return PyErr_Format(PyExc_ValueError, "line_rows: count and keep cannot be negative");
+    if (words < 0 || words > MAXWORDS)
+        return PyErr_Format(PyExc_ValueError, "words must be 0 to %d", MAXWORDS);
     POSITION_ARG(args[0]);
     if (count > PyList_GET_SIZE(args[1])) count = PyList_GET_SIZE(args[1]);
     PyObject *labels = PySequence_Fast(args[6], "line_rows() needs labels");

@@ -386,6 +386,9 @@ def has_moves(pos: Position) -> bool:
     return bool(captures(pos))
 
 
+MAX_WORDS = 8  # the most words a packed bitboard takes (scan, line_rows): 512 squares
+
+
 def scan(
     positions: Sequence[Position], words: int, digests: bool
 ) -> tuple[list[int], bytes, list[tuple[int, int, Counts]], Squares]:
@@ -394,6 +397,8 @@ def scan(
     black kings as *words* little-endian 64-bit words each, then one byte per position for the
     side to move (none for 0 words); their runs of equal material, (first, length, counts); and
     the squares each of the four ever stood on (the union of its bitboards)."""
+    if not 0 <= words <= MAX_WORDS:
+        raise ValueError(f"words must be 0 to {MAX_WORDS}")
     hashes = [digest(p) for p in positions] if digests else []
     packed = b""
     if words:
@@ -547,6 +552,10 @@ def line_rows(
     plays it, ``resolve`` giving the ones the loop does not know; None: it stops there) and what
     the database stores of them: the moves' short forms (move_texts), scan(positions, *words*,
     True) of the positions, then the first *keep* positions."""
+    if count < 0 or keep < 0:
+        raise ValueError("line_rows: count and keep cannot be negative")
+    if not 0 <= words <= MAX_WORDS:
+        raise ValueError(f"words must be 0 to {MAX_WORDS}")
     line, played = [pos], []
     for squares in moves[:count]:
         move = _plain_move(pos, squares, names)
