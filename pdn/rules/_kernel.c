@@ -2053,6 +2053,40 @@ static PyObject *written_squares(Written *w, Py_ssize_t i) {
     return out;
 }
 
+/* The move written move i of w means in p, as Board.push_written reads it: the one legal move
+ * between its two squares (in l), else the one resolve(position, squares) gives, read into
+ * *given (*move: that Move, a new reference, else NULL). Returns 1 with *m set; 0 where resolve
+ * gives None (no single move: the line stops there); -1 on error. */
+static int written_move(PyObject *like, const Pos *p, const Rules *r, Written *w, Py_ssize_t i,
+                        PyObject *resolve, MoveList *l, CMove *given, const CMove **m,
+                        PyObject **move) {
+    long start, end;
+    int at = 0;
+    *move = NULL;
+    written_ends(w, i, &start, &end);
+    if (start == -2 || end == -2 ||
+        (start >= 0 && end >= 0 && (at = one_between(r, p, start, end, l)) < 0))
+        return -1;
+    if (at) {
+        *m = &l->mv[at - 1];
+        return 1;
+    }
+    /* another written form, or no single legal move: as push_written reads it */
+    PyObject *squares = written_squares(w, i);
+    PyObject *here = squares ? position_object(like, p) : NULL;
+    PyObject *found = here ? PyObject_CallFunctionObjArgs(resolve, here, squares, NULL) : NULL;
+    Py_XDECREF(here);
+    Py_XDECREF(squares);
+    if (!found) return -1;
+    if (found == Py_None) {
+        Py_DECREF(found);
+        return 0;
+    }
+    *move = found;
+    *m = given;
+    return read_move(found, given) < 0 ? -1 : 1;
+}
+
 /* Board.push_written's loop from a new board at p over the total moves of w, keeping no record:
  * a move the kernel does not play is handed to resolve(position, squares), which gives the one
  * legal move it means or None. A position can only recur since the last capture or crowning
@@ -2074,28 +2108,13 @@ static PyObject *check_written(PyObject *like, Pos p, const Rules *r, Written *w
     long quiet = 0, draw = 0, draw_seen = 0;
     int failed = 0;
     while (i < total && (!w->moves || i < PyList_GET_SIZE(w->moves))) { /* resolve may cut it */
-        long start, end;
-        written_ends(w, i, &start, &end);
-        int at = 0;
-        if (start == -2 || end == -2 ||
-            (start >= 0 && end >= 0 && (at = one_between(r, &p, start, end, &l)) < 0)) {
-            failed = 1;
-            break;
-        }
         CMove given;
-        const CMove *m = at ? &l.mv[at - 1] : &given;
-        if (!at) { /* another written form, or no single legal move: as push_written reads it */
-            PyObject *squares = written_squares(w, i);
-            PyObject *here = squares ? position_object(like, &p) : NULL;
-            PyObject *move = here ? PyObject_CallFunctionObjArgs(resolve, here, squares, NULL) : NULL;
-            Py_XDECREF(here);
-            Py_XDECREF(squares);
-            int err = !move || (move != Py_None && read_move(move, &given) < 0);
-            int none = move == Py_None;
-            Py_XDECREF(move);
-            if (err) failed = 1;
-            if (err || none) break;
-        }
+        const CMove *m;
+        PyObject *move;
+        int found = written_move(like, &p, r, w, i, resolve, &l, &given, &m, &move);
+        Py_XDECREF(move);
+        if (found < 0) failed = 1;
+        if (found <= 0) break;
         int taken = bb_any(m->capmask);
         int reset = taken || m->crowns || (man_resets && bb_test(&p.men[p.turn], m->from));
         quiet = reset ? 0 : quiet + 1;
@@ -2151,9 +2170,9 @@ static int move_squares(const MoveList *l, const CMove *m, PyObject *move, long 
     return 0;
 }
 
-/* Play the first count written moves of w from *p (as check_written reads them, resolve giving
- * a move the kernel does not play, None where it stops), each move's short form appended to
- * texts; line[0..] the positions, the start first. Returns the plies played, or -1. */
+/* Play the first count written moves of w from *p (as check_written reads them: written_move),
+ * each move's short form appended to texts; line[0..] the positions, the start first. Returns
+ * the plies played, or -1. */
 static Py_ssize_t play_line(PyObject *like, Pos p, const Rules *r, Written *w, Py_ssize_t count,
                             PyObject *resolve, PyObject *labels, const char *sep, Py_ssize_t nsep,
                             PyObject *texts, Pos *line) {
@@ -2164,40 +2183,22 @@ static Py_ssize_t play_line(PyObject *like, Pos p, const Rules *r, Written *w, P
     int failed = 0;
     line[0] = p;
     while (i < count && i < PyList_GET_SIZE(w->moves)) { /* resolve may cut the list */
-        long start, end, path[MAXCAP + 2], taken[MAXCAP];
-        int at = 0, npath, ntaken;
-        written_ends(w, i, &start, &end);
-        if (start == -2 || end == -2 ||
-            (start >= 0 && end >= 0 && (at = one_between(r, &p, start, end, &l)) < 0)) {
-            failed = 1;
-            break;
-        }
+        long path[MAXCAP + 2], taken[MAXCAP];
+        int npath, ntaken;
         CMove given;
-        PyObject *move = NULL;
-        if (!at) { /* another written form, or no single legal move: as check_written reads it */
-            PyObject *squares = written_squares(w, i);
-            PyObject *here = squares ? position_object(like, &p) : NULL;
-            move = here ? PyObject_CallFunctionObjArgs(resolve, here, squares, NULL) : NULL;
-            Py_XDECREF(here);
-            Py_XDECREF(squares);
-            if (move == Py_None) {
-                Py_DECREF(move);
-                break;
-            }
-            if (!move || read_move(move, &given) < 0) failed = 1;
-        }
-        const CMove *m = at ? &l.mv[at - 1] : &given;
+        const CMove *m;
+        PyObject *move, *text = NULL;
+        int found = written_move(like, &p, r, w, i, resolve, &l, &given, &m, &move);
         t.len = 0;
-        PyObject *text = NULL;
-        if (!failed)
-            failed = move_squares(&l, m, move, path, &npath, taken, &ntaken) < 0 ||
-                     move_text(&t, r, &p, path, npath, taken, ntaken, &m->capmask, labels, sep,
-                               nsep) < 0 ||
-                     !(text = PyUnicode_FromStringAndSize(t.text, (Py_ssize_t)t.len)) ||
-                     PyList_Append(texts, text) < 0;
+        failed = found < 0 ||
+                 (found && (move_squares(&l, m, move, path, &npath, taken, &ntaken) < 0 ||
+                            move_text(&t, r, &p, path, npath, taken, ntaken, &m->capmask, labels,
+                                      sep, nsep) < 0 ||
+                            !(text = PyUnicode_FromStringAndSize(t.text, (Py_ssize_t)t.len)) ||
+                            PyList_Append(texts, text) < 0));
         Py_XDECREF(text);
         Py_XDECREF(move);
-        if (failed) break;
+        if (failed || !found) break;
         play(&p, m, &line[i + 1]);
         p = line[++i];
     }
