@@ -17,7 +17,6 @@ from sqlalchemy import (
     Table,
     Text,
     bindparam,
-    select,
     text,
     update,
 )
@@ -327,8 +326,7 @@ def _to_12(conn: Connection) -> None:
     row for a value games holds in the tag's column (HELD_TAGS); each game's boards as XOR
     deltas (pdn.db.search.compressed), a batch of games at a time in id order (on PostgreSQL
     without the statement timeout)."""
-    from pdn.db.search import compressed, words  # (with the rules, which opening needs not)
-    from pdn.rules.variants import get_variant
+    from pdn.db.search import boards_by_game, compressed, words  # (with the rules: see _to_9)
 
     postgresql = conn.dialect.name == "postgresql"
     if postgresql:
@@ -339,31 +337,14 @@ def _to_12(conn: Connection) -> None:
         f"DELETE FROM tags WHERE value = (SELECT CASE tags.name {held} END FROM games g "
         "WHERE g.id = tags.game_id)"
     )
-    batch = (
-        select(BoardsRow.game_id, GameRow.variant, BoardsRow.data)
-        .join(GameRow, GameRow.id == BoardsRow.game_id)
-        .where(BoardsRow.game_id > bindparam("after"), GameRow.variant.is_not(None))
-        .order_by(BoardsRow.game_id)
-        .limit(BOARDS_AT_ONCE)
-    )
     rewrite = (
         update(BoardsRow)
         .where(BoardsRow.game_id == bindparam("gid"))
         .values(data=bindparam("deltas"))
     )
-    after = FIRST_ID
-    while rows := conn.execute(batch, {"after": after}).all():
-        conn.execute(
-            rewrite,
-            [
-                {
-                    "gid": gid,
-                    "deltas": compressed(zlib.decompress(data), words(get_variant(str(v)))),
-                }
-                for gid, v, data in rows
-            ],
-        )
-        after = rows[-1][0]
+    for rows in boards_by_game(conn, BOARDS_AT_ONCE):
+        deltas = [(gid, compressed(zlib.decompress(data), words(v))) for gid, v, data in rows]
+        conn.execute(rewrite, [{"gid": gid, "deltas": d} for gid, d in deltas])
     if not postgresql:  # the pages the shorter rows left
         give_back_pages(conn)
 

@@ -186,24 +186,30 @@ def squares_from_boards(conn: Connection) -> None:
     import numpy as np
 
     kinds = [c.name for c in SquaresRow.__table__.columns][1:]
+    for rows in boards_by_game(conn, SQUARES_AT_ONCE):
+        found = []
+        for gid, v, data in rows:
+            reached = np.bitwise_or.reduce(board_arrays(data, words(v))[0])
+            boards = (sum(int(word) << 64 * j for j, word in enumerate(b)) for b in reached)
+            bits = (square_bits(v, board) for board in boards)
+            found.append({"game_id": gid, **dict(zip(kinds, bits, strict=True))})
+        conn.execute(insert(SquaresRow), found)
+
+
+def boards_by_game(conn: Connection, at_once: int) -> Iterator[list[tuple[int, Variant, bytes]]]:
+    """The boards rows of the games with a variant, as (game id, variant, data), *at_once*
+    games at a time in id order; each batch read after the one before is used (its rows may be
+    rewritten meanwhile)."""
     batch = (
         select(BoardsRow.game_id, GameRow.variant, BoardsRow.data)
         .join(GameRow, GameRow.id == BoardsRow.game_id)
         .where(BoardsRow.game_id > bindparam("after"), GameRow.variant.is_not(None))
         .order_by(BoardsRow.game_id)
-        .limit(SQUARES_AT_ONCE)
+        .limit(at_once)
     )
     after = -(1 << 63)  # below every game id
     while rows := conn.execute(batch, {"after": after}).all():
-        found = []
-        for gid, name, data in rows:
-            v = get_variant(str(name))
-            w = words(v)
-            reached = np.bitwise_or.reduce(board_arrays(data, w)[0])
-            boards = (sum(int(word) << 64 * j for j, word in enumerate(b)) for b in reached)
-            bits = (square_bits(v, board) for board in boards)
-            found.append({"game_id": gid, **dict(zip(kinds, bits, strict=True))})
-        conn.execute(insert(SquaresRow), found)
+        yield [(gid, get_variant(str(name)), data) for gid, name, data in rows]
         after = rows[-1][0]
 
 
