@@ -27,11 +27,11 @@ import time
 from pathlib import Path
 
 from _env import PY_DRAUGHTS_FROM_PDN, corpus_file, cpu_timed, other_library
-from pdn.archive.identity import main_line
 from pdn.archive.pipeline import replay_paths
 from pdn.archive.validate import validate_file
 from pdn.db.search import words
 from pdn.game import Game
+from pdn.mainline import main_line
 from pdn.replay import Replay
 from pdn.rules.position import CORES, use_core
 

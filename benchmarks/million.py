@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from _env import CORPUS, HERE
-from pdn.archive.identity import main_line
 from pdn.archive.pipeline import replay_paths
 from pdn.game import Game
+from pdn.mainline import main_line
 from pdn.replay import Replay
 from pdn.rules.position import Position
 from pdn.writer import escape

@@ -23,7 +23,7 @@ from sqlalchemy import ColumnElement, Engine, and_, case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from pdn.archive.criteria import Criteria, text_matches
-from pdn.archive.identity import game_identity, main_line
+from pdn.archive.identity import game_identity
 from pdn.archive.judgement import MARKS, Mark, loss_shown
 from pdn.archive.parallel import Runner, as_runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, find_files, replay_tasks
@@ -34,6 +34,7 @@ from pdn.db.store import import_paths
 from pdn.engine import Limit, open_engine
 from pdn.engine.analysis import Analysed, GameAnalysis, analyse_game, analysis_tasks, eval_text
 from pdn.game import Game
+from pdn.mainline import main_line
 from pdn.read.reader import read_string
 from pdn.replay import Replay, replay_game
 from pdn.rules.draw import RULE_SETS

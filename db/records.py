@@ -17,7 +17,8 @@ from pdn.db.search import Scanned, StoredPositions, stored_rows, words
 from pdn.db.tallies import EXPLORED_PLIES, explored_moves
 from pdn.db.texts import pack
 from pdn.game import Game
-from pdn.replay import LineRows, Replay
+from pdn.mainline import LineRows
+from pdn.replay import Replay
 from pdn.rules.position import Position
 
 # -- rows of one game -------------------------------------------------------------------------

@@ -10,18 +10,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
 from pdn.board import AmbiguousMoveError, Board, IllegalMoveError, MoveTextError, one_written
 from pdn.game import DeclaredResult, Game, GameWarning, MoveNode, Node, SetupNode, located
+from pdn.mainline import LineRows, main_line, square_labels
 from pdn.notation import MoveForm, move_text, written_moves
 from pdn.read.movetext import plain_moves, plain_runs
 from pdn.rules.draw import COMMON, DrawRules, Ending, Termination, draw_rules, ending_text
 from pdn.rules.fen import FenError, parse_fen
-from pdn.rules.geometry import BLACK, WHITE, Color, Geometry
-from pdn.rules.move import Counts, Squares
+from pdn.rules.geometry import BLACK, WHITE, Color
 from pdn.rules.position import Move, Position, core
 from pdn.rules.variants import VARIANTS, Variant
 from pdn.walk import Item, Line, Status, Step, T, Visitor, unplayed, walk
@@ -66,24 +66,6 @@ class MoveError:
     legal: list[str] = field(default_factory=list)  # the legal moves there, for illegal moves
     variation: bool = False  # the move stands in a variation, not in the main line
     kind: str = "move"  # "move", "result" (the declared result) or "fen" (the FEN tag)
-
-
-@dataclass(frozen=True, slots=True)
-class LineRows:
-    """A replayed main line as the database stores it (Kernel.scan, Kernel.move_texts)."""
-
-    texts: list[str]  # each move in its PDN 3.0 short form
-    digests: list[int]  # of each position, the start first
-    packed: bytes  # the positions' bitboards and sides to move (Kernel.scan)
-    runs: list[tuple[int, int, Counts]]  # the runs of equal material: first, length, counts
-    reached: Squares  # the squares each kind of piece stood on
-    first: list[Position]  # the first positions, as many as asked
-
-
-@cache
-def square_labels(g: Geometry) -> tuple[str, ...]:
-    """Each square's name as the variant writes it, by bit index (empty off the board)."""
-    return tuple(g.label(s) if s in g.coords else "" for s in range(g.size))
 
 
 @dataclass(slots=True)
@@ -144,22 +126,20 @@ class Replay:
         with it: a line checked without a board played by the kernel at once, no object made
         for a ply (Kernel.line_rows: the board would make a move, a position and a key of
         each), else read from the board's moves and positions."""
-        first = self.first_position
-        if first is None:
+        if self.first_position is None:
             return LineRows([], [], b"", [], (0, 0, 0, 0), [])
-        labels, separator = square_labels(first.geometry), self.variant.separator
         checked = self._checked_line()
         if checked is not None:
             start, written = checked
+            g = start.geometry
             texts, digests, packed, runs, reached, kept = core().line_rows(
-                start, written, start.geometry._names, one_written, self.plies, words, labels,
-                separator, keep,
+                start, written, g._names, one_written, self.plies, words, square_labels(g),
+                self.variant.separator, keep,
             )  # fmt: skip
             assert len(texts) == self.plies, "the check and line_rows disagree"
             return LineRows(texts, digests, packed, runs, reached, kept)
-        positions, moves = self.positions, self.moves
-        texts = core().move_texts(positions, moves, labels, separator) if moves else []
-        line = positions[: len(texts) + 1]
+        texts = main_line(self)
+        line = self.positions[: len(texts) + 1]
         return LineRows(texts, *core().scan(line, words, True), line[:keep])
 
     @property

@@ -24,7 +24,7 @@ from pdn.archive.validate import validate_paths
 from pdn.board import one_written
 from pdn.cli.app import app
 from pdn.db.search import words
-from pdn.replay import square_labels
+from pdn.mainline import square_labels
 from pdn.rules import pykernel as PYTHON
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import BLACK, WHITE, geometry

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import corpus_dir, need_core, stored
-from pdn.archive.identity import game_identity, main_line
+from pdn.archive.identity import game_identity
 from pdn.archive.pipeline import replay_paths
 from pdn.archive.selection import MaterialRun, material_runs
 from pdn.db.records import build_record
@@ -30,8 +30,9 @@ from pdn.db.schema import OPENING_PLIES_KEPT
 from pdn.db.search import board_arrays, signature, words
 from pdn.db.texts import unpack
 from pdn.game import Game
+from pdn.mainline import LineRows, main_line
 from pdn.read.movetext import plain_moves
-from pdn.replay import LineRows, Replay
+from pdn.replay import Replay
 from pdn.rules import pykernel as PYTHON
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import WHITE, Geometry

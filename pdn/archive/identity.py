@@ -23,9 +23,10 @@ from pathlib import Path
 
 from pdn.archive.pipeline import Options, replay_paths
 from pdn.game import Game
-from pdn.replay import Replay, square_labels
+from pdn.mainline import main_line
+from pdn.replay import Replay
 from pdn.rules.fen import to_fen
-from pdn.rules.position import Position, core
+from pdn.rules.position import Position
 
 HEADERS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
 _UNKNOWN = {"", "?", "-", "*", "????.??.??", "????-??-??", "??.??.????"}
@@ -54,15 +55,6 @@ def header(value: str | None) -> str:
     """A header value normalised: whitespace collapsed, an unknown value empty."""
     text = " ".join((value or "").split())
     return "" if text in _UNKNOWN else text
-
-
-def main_line(replay: Replay) -> list[str]:
-    """The replayed main line, each move in its PDN 3.0 short form (the long form only where
-    another legal capture has the same start and end)."""
-    if not replay.moves:
-        return []
-    labels = square_labels(replay.positions[0].geometry)
-    return core().move_texts(replay.positions, replay.moves, labels, replay.variant.separator)
 
 
 def start_fen(replay: Replay) -> str | None:
