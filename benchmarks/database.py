@@ -21,56 +21,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
-from sqlalchemy import func, select, text
+from search import grow
+from sqlalchemy import text
 
 from _env import corpus_file, timed
 from pdn.archive.pipeline import replay_paths
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
 from pdn.db.records import Record, build_record
-from pdn.db.schema import GameRow
 from pdn.db.store import BATCH, import_paths, made_after, write_batch
 from pdn.game import Game
 from pdn.replay import Replay
 
 TARGET = 200_000
 OCA_GAMES = 22_621  # games in OCA_2.0.pdn
-
-
-def grow(db: str) -> int:
-    """Copy the games (with their positions and tags) until there are TARGET or more: copy k takes
-    the negative id -(low 58 bits) - k * 2**58 (ids are positive hash bits, so copies meet no
-    original and no other copy but by odds of about 1 in 10**9), a place past every file's and
-    the number k times the highest on."""
-    engine = open_database(db)
-    columns = [c.name for c in GameRow.__table__.columns]
-    moved = {"id": "-(id % {top}) - {k} * {top}", "game_hash": "CAST(game_hash || '-{k}' AS BLOB)",
-             "place": "place + {k} * {far}", "number": "number + {k} * {span}"}  # fmt: skip
-    with engine.begin() as conn:
-        base = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 1
-        span = conn.execute(select(func.max(GameRow.number))).scalar() or 0
-        for k in range(1, -(-TARGET // base)):
-            values = ", ".join(
-                moved.get(c, f'"{c}"').format(k=k, top=1 << 58, far=1 << 48, span=span)
-                for c in columns
-            )
-            names = ", ".join(f'"{c}"' for c in columns)
-            new_id = f"-(game_id % {1 << 58}) - {k} * {1 << 58}"
-            originals = "(SELECT id FROM games WHERE length(game_hash) = 16)"
-            conn.execute(text(
-                f"INSERT INTO games ({names}) SELECT {values} FROM games WHERE id IN {originals}"
-            ))  # fmt: skip
-            conn.execute(text(
-                f"INSERT INTO positions SELECT digest, game + {k * span}, ply, move FROM "
-                f"positions WHERE game IN (SELECT number FROM games WHERE length(game_hash) = 16)"
-            ))  # fmt: skip
-            conn.execute(text(
-                f"INSERT INTO tags SELECT {new_id}, position, name, value FROM tags "
-                f"WHERE game_id IN {originals}"
-            ))  # fmt: skip
-        total = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0
-    engine.dispose()
-    return int(total)
 
 
 def _pair(game: Game, replay: Replay | None) -> tuple[Game, Replay | None]:
@@ -166,9 +130,8 @@ def main() -> None:
         )
     print("one worker, part by part (CPU):")
     parts(oca, work)
-    grown = str(work / "oca-1.db")
-    total = grow(grown)
-    engine = open_database(grown)
+    engine = open_database(str(work / "oca-1.db"))
+    total = grow(engine, TARGET)
     print(f"database of {total:,} games:")
     questions: list[tuple[str, Callable[[], pd.DataFrame]]] = [
         ("stats openings --plies 6", lambda: opening_stats(engine, "english", 6, 10)),

@@ -3,7 +3,7 @@ once read from the database (the library functions behind it, no cache), then ov
 running server (first and second time: answers about positions are cached by the server, which
 explores the start position of each variant when it starts).
 
-The database is the OCA archive imported, then grown by copies as benchmarks/database.py does
+The database is the OCA archive imported, then grown by copies as benchmarks/search.py does
 (give the path of one made before to skip that). The server runs as a user starts it
 (`pdn serve --db DB --port 0`).
 
@@ -23,7 +23,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 from urllib.request import urlopen
 
-from database import grow
+from search import grow
 from sqlalchemy import func, select
 
 from _env import corpus_file, timed
@@ -49,8 +49,8 @@ def database(argv: list[str]) -> str:
     db = str(Path(tempfile.mkdtemp()) / "serve.db")
     engine = open_database(db)
     import_paths(engine, [corpus_file("english/OCA_2.0.pdn")])
+    grow(engine)
     engine.dispose()
-    grow(db)
     return db
 
 
