@@ -15,11 +15,13 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from sqlalchemy import Engine, func, select, text
+import numpy as np
+from sqlalchemy import Connection, Engine, func, select, text
 
 from _env import corpus_file, timed
 from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import open_database
+from pdn.db.postings import every_posting, parts, upsert
 from pdn.db.questions import GameFilter, count_games, find_games
 from pdn.db.schema import Base, BoardsRow, GameRow, MaterialRow
 from pdn.db.store import import_paths
@@ -65,8 +67,21 @@ def grow(engine: Engine, target: int = TARGET) -> int:
                     f"INSERT INTO {table.name} ({columns}) SELECT {values} FROM {table.name} "
                     f"WHERE {where}"
                 ))  # fmt: skip
+        _grow_postings(conn, span, -(-target // base))
         total = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0
     return int(total)
+
+
+def _grow_postings(conn: Connection, span: int, copies: int) -> None:
+    """Copies 1 to *copies* - 1 of the original games' postings (numbers up to *span*), each
+    game's number k times *span* on, a part added to each digest's row per copy."""
+    found = [(d, g, p, 0 if m is None else m + 1) for d, fs in every_posting(conn)
+             for g, p, m in fs if g <= span]  # fmt: skip
+    rows = np.array(found, dtype=np.int64).reshape(-1, 4)
+    for k in range(1, copies):
+        moved = rows + np.array([0, k * span, 0, 0])
+        if len(moved):
+            conn.exec_driver_sql(upsert(conn), parts(*moved.T))
 
 
 SEARCHES = [

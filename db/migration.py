@@ -9,6 +9,7 @@ from itertools import groupby
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     Connection,
     ForeignKey,
@@ -22,6 +23,7 @@ from sqlalchemy import (
 )
 
 from pdn.db.positions import opening_blob
+from pdn.db.postings import added
 from pdn.db.schema import (
     HELD_TAGS,
     MATERIAL_STAGED,
@@ -40,7 +42,7 @@ from pdn.db.schema import (
     MaterialRow,
     Meta,
     MoveText,
-    PositionRow,
+    PostingRow,
     SquaresRow,
 )
 from pdn.db.staging import give_back_pages
@@ -50,6 +52,15 @@ from pdn.db.texts import pack
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
 
 
+POSITIONS_12 = Table(  # schema 6 to 12: a row per position of each game (13 made the postings)
+    "positions",
+    MetaData(),
+    Column("digest", BigInteger, primary_key=True),
+    Column("game", Integer, primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("move", Integer),
+    sqlite_with_rowid=False,
+)
 _LAYOUTS: dict[int, MetaData] = {}  # older schemas' tables, by version (see _laid_out)
 
 
@@ -100,7 +111,7 @@ def _positions_from_plies(conn: Connection) -> None:
     """Schema 5 to 6, part one: the plies (a row per move, with the positions before and after
     it) become positions (a row per position, with the move played from it), and each game
     keeps the digests of its first positions (games.opening)."""
-    _laid_out(PositionRow.__table__, 6).create(conn)  # type: ignore[arg-type]
+    _laid_out(POSITIONS_12, 6).create(conn)
     _laid_out(STAGED, 6).create(conn)
     run = conn.exec_driver_sql
     run(  # every position a move was played from; then the last of each game; then the start
@@ -287,7 +298,7 @@ def _to_10(conn: Connection) -> None:
         run(f"SELECT setval('{NUMBERS.name}', coalesce(max(number), 0) + 1, false) FROM games")
     run("CREATE UNIQUE INDEX ix_games_number ON games (number)")
     for table, staged, key in (
-        (PositionRow.__table__, STAGED, "digest, game, ply"),
+        (POSITIONS_12, STAGED, "digest, game, ply"),
         (MaterialRow.__table__, MATERIAL_STAGED, "signature, game, first"),
     ):
         for laid, order in ((table, key), (staged, "")):  # a staging table: in no order
@@ -311,8 +322,8 @@ def _to_11(conn: Connection) -> None:
         "SELECT move FROM positions_staged) AS p WHERE move IS NOT NULL GROUP BY move "
         "ORDER BY count(*) DESC, move"
     )
-    for table, order in ((PositionRow.__table__, "digest, game, ply"), (STAGED, "")):
-        _rewritten(conn, table, 10, {"move": "m.id"},  # type: ignore[arg-type]
+    for table, order in ((POSITIONS_12, "digest, game, ply"), (STAGED, "")):
+        _rewritten(conn, table, 10, {"move": "m.id"},
                    "LEFT JOIN move_texts m ON m.text = t.move", order)  # fmt: skip
     if not postgresql:  # the old tables' pages
         give_back_pages(conn)
@@ -346,6 +357,19 @@ def _to_12(conn: Connection) -> None:
         deltas = [(gid, compressed(zlib.decompress(data), words(v))) for gid, v, data in rows]
         conn.execute(rewrite, [{"gid": gid, "deltas": d} for gid, d in deltas])
     if not postgresql:  # the pages the shorter rows left
+        give_back_pages(conn)
+
+
+def _to_13(conn: Connection) -> None:
+    """Schema 12 to 13: the positions become postings, a row per digest (pdn.db.postings), read
+    in key order (on PostgreSQL without the statement timeout); the staged rows stay staged."""
+    postgresql = conn.dialect.name == "postgresql"
+    if postgresql:
+        conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
+    PostingRow.__table__.create(conn)  # type: ignore[attr-defined]
+    added(conn, "SELECT digest, game, ply, coalesce(move + 1, 0) FROM positions ORDER BY 1, 2, 3")
+    conn.exec_driver_sql("DROP TABLE positions")
+    if not postgresql:  # the old table's pages
         give_back_pages(conn)
 
 
@@ -387,6 +411,7 @@ STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     9: _to_10,
     10: _to_11,
     11: _to_12,
+    12: _to_13,
 }
 
 

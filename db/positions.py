@@ -1,20 +1,32 @@
-"""The positions of the stored games: a row per position of a game's main line, keyed by the
-position's digest, the game named by its number (an import stages them first: see
-pdn.db.staging), and the digests of each game's first positions kept with the game.
+"""The positions of the stored games: the games reaching a position, from its postings (an
+import stages them first: see pdn.db.staging and pdn.db.postings), and the digests of each
+game's first positions kept with the game.
 """
 
 from __future__ import annotations
 
+import json
 import struct
 from collections import Counter
 from collections.abc import Sequence
 from itertools import repeat
 
-from sqlalchemy import Connection, Engine, FromClause, Select, Subquery, select, union_all
+from sqlalchemy import (
+    BigInteger,
+    Connection,
+    Engine,
+    Subquery,
+    Text,
+    bindparam,
+    func,
+    select,
+    type_coerce,
+)
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import ARRAY
 
-from pdn.db.schema import DIGEST_BYTES, OPENING_PLIES_KEPT, STAGED, MoveText, PositionRow
-from pdn.db.staging import POSITIONS, any_staged, every_row
+from pdn.db.postings import every_posting, postings_at
+from pdn.db.schema import DIGEST_BYTES, OPENING_PLIES_KEPT, MoveText
 
 Row = tuple[int, int, int, str | None]  # digest, game id, position, the move played from it
 # (an import writes the game's number for its id, the move's id for its text: pdn.db.store)
@@ -62,23 +74,35 @@ def opening_digests(blob: bytes) -> list[int]:
 
 
 def reaching(engine: Engine, digest: int) -> Subquery:
-    """The rows of the positions with *digest* (columns digest, game, ply, move: game is the
-    game's number), staged ones included when there are any (an import at work, or killed)."""
-    stored = _stored().where(PositionRow.digest == digest)
-    if not any_staged(engine, POSITIONS):  # one table: the database reads its key
-        return stored.subquery()
-    return union_all(stored, _staged().where(STAGED.c.digest == digest)).subquery()
+    """The postings of the position *digest* as rows (columns digest, game, ply, move: game is
+    the game's number, move the id of the move played), staged ones included (an import at
+    work, or killed)."""
+    with engine.connect() as conn:
+        found = postings_at(conn, digest)
+    return rows_table(engine, [(digest, *p) for p in found])
 
 
-def every_position(engine: Engine) -> FromClause:
-    """The rows of every position, staged ones included, each once (columns as
-    :func:`reaching`)."""
-    return every_row(engine, POSITIONS)
+def at_ply(engine: Engine, ply: int) -> Subquery:
+    """The postings at ply *ply* of every game as rows (columns as :func:`reaching`), staged
+    ones included: every posting read."""
+    with engine.connect() as conn:
+        found = [(d, g, ply, m) for d, ps in every_posting(conn) for g, p, m in ps if p == ply]
+    return rows_table(engine, found)
 
 
-def _stored() -> Select[int, int, int, str | None]:
-    return select(PositionRow.digest, PositionRow.game, PositionRow.ply, PositionRow.move)
-
-
-def _staged() -> Select[int, int, int, str | None]:
-    return select(STAGED.c.digest, STAGED.c.game, STAGED.c.ply, STAGED.c.move)
+def rows_table(engine: Engine, rows: list[tuple[int, int, int, int | None]]) -> Subquery:
+    """*rows* (digest, game, ply, move) as a table of a query: in SQLite read from their JSON
+    text, in PostgreSQL from arrays (one parameter, however many rows)."""
+    names = ("digest", "game", "ply", "move")
+    if engine.dialect.name == "postgresql":
+        arrays = [
+            bindparam(n, [r[i] for r in rows], type_=ARRAY(BigInteger)) for i, n in enumerate(names)
+        ]
+        table = func.unnest(*arrays).table_valued(*names).render_derived()
+        return select(*(table.c[n] for n in names)).subquery()
+    each = func.json_each(bindparam("rows", json.dumps(rows), type_=Text)).table_valued("value")
+    columns = (
+        type_coerce(func.json_extract(each.c.value, f"$[{i}]"), BigInteger).label(n)
+        for i, n in enumerate(names)
+    )
+    return select(*columns).subquery()

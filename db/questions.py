@@ -44,7 +44,7 @@ from pdn.archive.players import Aliases
 from pdn.archive.selection import Pattern
 from pdn.db.analysis import judged_conditions
 from pdn.db.names import player_condition, text_condition
-from pdn.db.positions import every_position, opening_digests, reaching
+from pdn.db.positions import at_ply, opening_digests, reaching
 from pdn.db.schema import (
     MOVE_TALLIES,
     OPENING_PLIES_KEPT,
@@ -518,9 +518,9 @@ def _by_position_after(engine: Engine, plies: int) -> Select[*tuple[Any, ...]]:
         key = opening_digest(plies)
         counted = counted.where(opening_reaches(plies))
         return counted.where(GameRow.from_start).group_by(key)
-    every = every_position(engine)
-    counted = counted.join(every, GameRow.number == every.c.game).where(every.c.ply == plies)
-    return counted.where(GameRow.from_start).group_by(every.c.digest)
+    at = at_ply(engine, plies)
+    counted = counted.join(at, GameRow.number == at.c.game)
+    return counted.where(GameRow.from_start).group_by(at.c.digest)
 
 
 def opening_line(moves: str, plies: int) -> str:

@@ -31,7 +31,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from pdn.db.texts import HexDigest, PackedText
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 12  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 13  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
@@ -48,6 +48,8 @@ SCHEMA_VERSION = 12  # 2: game ids from the game hash, games.place; 3: a game is
 # bytes a row where the text takes 4 to 8)
 # 12: the boards rows hold each game's positions as XOR deltas (pdn.db.search.compressed), and
 # games.start_fen is none for a game from its variant's start
+# 13: postings: a row per position digest with every game reaching it (pdn.db.postings), where
+# the positions table had a row per position of every game (20 bytes each)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -185,18 +187,14 @@ HELD_TAGS = {  # the tags with a column of their own in games (a Result tag of "
 }  # fmt: skip
 
 
-class PositionRow(Base):
-    """A position of a game's main line, keyed by its digest: position 0 is the start, position
-    i the one after ply i; with the move played from it (none from the last). The game is
-    named by its number (games.number), the move by its id (move_texts.id)."""
+class PostingRow(Base):
+    """A position of the stored games' main lines, keyed by its digest, with its postings: each
+    game reaching it (by games.number), at which ply (0 is the start) and with which move played
+    from it (by move_texts.id; none from the last), packed (see pdn.db.postings)."""
 
-    __tablename__ = "positions"
-    digest: Mapped[int] = mapped_column(BigInteger, primary_key=True)
-    game: Mapped[int] = mapped_column(Integer, primary_key=True)
-    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
-    move: Mapped[int | None] = mapped_column(Integer)  # see MoveText
-
-    __table_args__ = ({"sqlite_with_rowid": False},)
+    __tablename__ = "postings"
+    digest: Mapped[int] = mapped_column(GameId, primary_key=True, autoincrement=False)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class MoveText(Base):
@@ -216,7 +214,15 @@ def staging_table(name: str, table: Table) -> Table:
     return Table(name, Base.metadata, *columns)
 
 
-STAGED = staging_table("positions_staged", PositionRow.__table__)  # type: ignore[arg-type]
+STAGED = Table(  # the positions of the games an import writes, a row each, till it moves them
+    # into the postings (pdn.db.postings): the game by its number, the move by its id
+    "positions_staged",
+    Base.metadata,
+    Column("digest", BigInteger, nullable=False),
+    Column("game", Integer, nullable=False),
+    Column("ply", Integer, nullable=False),
+    Column("move", Integer),
+)
 
 
 DIGEST_BYTES = 8  # a position's digest in games.opening

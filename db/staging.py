@@ -1,9 +1,10 @@
-"""The tables an import fills through a staging table: the positions and the material runs.
+"""The tables an import fills through a staging table: the postings and the material runs.
 
 An import appends the rows of the games it writes to a staging table, which has no index, and
 moves them into their table once it has written its games, sorted by the table's key: rows so
 inserted fill the table's pages one after another, where rows inserted game by game land all
-over them (see docs/speed.md). The questions read the staged rows too, when there are any, so
+over them (see docs/speed.md); the positions become a part of each digest's postings
+(pdn.db.postings). The questions read the staged rows too, when there are any, so
 that what a running or interrupted import wrote is found as well; the next import, or opening
 the database for writing, moves them.
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, Engine, FromClause, Select, Table, select, union
 
+from pdn.db.postings import move_in
 from pdn.db.schema import MATERIAL_STAGED, STAGED, Base
 
 
@@ -36,7 +38,7 @@ class Staging:
         return tuple(c.name for c in self.table.primary_key.columns)
 
 
-POSITIONS = Staging(Base.metadata.tables["positions"], STAGED)
+POSITIONS = Staging(Base.metadata.tables["postings"], STAGED)  # moved by move_in
 MATERIAL = Staging(Base.metadata.tables["material"], MATERIAL_STAGED)
 STAGINGS = (POSITIONS, MATERIAL)
 
@@ -69,29 +71,34 @@ MOVING = 0x70646E6D6F766500  # PostgreSQL advisory lock of an import moving stag
 
 
 def move_staged(conn: Connection, give_back: bool = True) -> None:
-    """Move the staged rows into their tables in key order (a row there already, as a game
+    """Move the staged rows into their tables: the positions into the postings
+    (pdn.db.postings.move_in), the material runs in key order (a row there already, as a game
     stored anew from an earlier place stages it again, stays as it is); into SQLite, their
-    pages given back (*give_back*) unless the database is vacuumed after. One statement a
-    table: on PostgreSQL without the statement timeout (minutes on a million games), one
-    mover at a time till the transaction ends (pdn.db.tallies.sum_tallies runs after it)."""
+    pages given back (*give_back*) unless the database is vacuumed after. On PostgreSQL
+    without the statement timeout (minutes on a million games), one mover at a time till the
+    transaction ends (pdn.db.tallies.sum_tallies runs after it)."""
+    m = MATERIAL
+    order = ", ".join(m.key)
     if conn.dialect.name == "postgresql":  # rows staged meanwhile by another import stay
         conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
         # one mover at a time: two, each deleting rows the other inserts, could deadlock
         conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MOVING})")
-        for s in STAGINGS:
-            conn.exec_driver_sql(
-                f"WITH moved AS (DELETE FROM {s.staged.name} RETURNING {s.columns}) INSERT INTO "
-                f"{s.table.name} ({s.columns}) SELECT {s.columns} FROM moved ORDER BY "
-                f"{', '.join(s.key)} ON CONFLICT DO NOTHING"
-            )
-        return
-    staged = [s for s in STAGINGS if staged_in(conn, s)]
-    for s in staged:  # the writer holds the database: nobody stages meanwhile
+        move_in(conn)
         conn.exec_driver_sql(
-            f"INSERT OR IGNORE INTO {s.table.name} ({s.columns}) SELECT {s.columns} FROM "
-            f"{s.staged.name} ORDER BY {', '.join(s.key)}"
+            f"WITH moved AS (DELETE FROM {m.staged.name} RETURNING {m.columns}) INSERT INTO "
+            f"{m.table.name} ({m.columns}) SELECT {m.columns} FROM moved ORDER BY {order} "
+            "ON CONFLICT DO NOTHING"
         )
-        conn.exec_driver_sql(f"DELETE FROM {s.staged.name}")
+        return
+    staged = [s for s in STAGINGS if staged_in(conn, s)]  # nobody stages meanwhile
+    if POSITIONS in staged:
+        move_in(conn)
+    if MATERIAL in staged:
+        conn.exec_driver_sql(
+            f"INSERT OR IGNORE INTO {m.table.name} ({m.columns}) SELECT {m.columns} FROM "
+            f"{m.staged.name} ORDER BY {order}"
+        )
+        conn.exec_driver_sql(f"DELETE FROM {m.staged.name}")
     if staged and give_back:
         give_back_pages(conn)
 

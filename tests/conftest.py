@@ -13,12 +13,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
 import pytest
-from sqlalchemy import Engine, FromClause, create_engine, select, text
+from sqlalchemy import Connection, Engine, FromClause, create_engine, delete, select, text
 
 from pdn.archive.validate import validate_paths
 from pdn.db.connection import open_database
-from pdn.db.schema import Base, GameRow, MoveText
+from pdn.db.postings import decoded, every_posting, parts, upsert
+from pdn.db.schema import Base, GameRow, MoveText, PostingRow
 from pdn.db.search import StoredPositions, stored_rows, words
 from pdn.db.store import ImportStats, import_paths
 from pdn.game import Game
@@ -185,6 +187,9 @@ def table_digests(engine: Engine) -> dict[str, tuple[int, str]]:
         for table in Base.metadata.sorted_tables:
             if table is MoveText.__table__:  # its texts counted where the positions name them
                 continue
+            if table is PostingRow.__table__:
+                out[table.name] = _posting_digest(conn)
+                continue
             left = ("imported_at", "run", "number")
             by_id = table.name in ("positions", "positions_staged")  # the move: its id
             ids = {"game", "move"} if by_id else {"game"}
@@ -206,6 +211,32 @@ def table_digests(engine: Engine) -> dict[str, tuple[int, str]]:
                 n += 1
             out[table.name] = (n, digest.hexdigest())
     return out
+
+
+def postings_cut(conn: Connection, gone: set[int]) -> list[tuple[int, int, int, int | None]]:
+    """Take the postings of the games numbered as in *gone* out of the stored ones; those
+    postings, as (digest, game, ply, move id)."""
+    stored = conn.execute(select(PostingRow.digest, PostingRow.data)).all()
+    rows = [(d, *p) for d, data in stored for p in decoded(data)]
+    kept = np.array([(d, g, p, 0 if m is None else m + 1) for d, g, p, m in rows if g not in gone])
+    conn.execute(delete(PostingRow))
+    if len(kept):
+        conn.exec_driver_sql(upsert(conn), parts(*kept.astype(np.int64).T))
+    return [r for r in rows if r[1] in gone]
+
+
+def _posting_digest(conn: Connection) -> tuple[int, str]:
+    """The postings' count and a digest of them, each as (digest, game id, ply, move text), in
+    the order of their text."""
+    ids = dict(conn.execute(select(GameRow.number, GameRow.id)).all())
+    texts = dict(conn.execute(select(MoveText.id, MoveText.text)).all())
+    every = every_posting(conn)
+    rows = [(d, ids.get(g), p, None if m is None else texts[m]) for d, f in every for g, p, m in f]
+    rows.sort(key=repr)
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(repr(row).encode())
+    return len(rows), digest.hexdigest()
 
 
 @pytest.fixture(scope="session")

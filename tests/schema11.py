@@ -4,30 +4,16 @@ layout checked against tests/data/schema11.sqlite, which the toolkit wrote at f3
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
 
-from sqlalchemy import Connection, bindparam, delete, insert, select, text, update
+from schema12 import layout_12, written_back
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
-from pdn.db.connection import connect
 from pdn.db.schema import BoardsRow, GameRow, TagRow
 from pdn.db.search import board_arrays, words
 from pdn.read.reader import read_string
 from pdn.rules.fen import to_fen
 from pdn.rules.position import Position
 from pdn.rules.variants import get_variant
-
-
-def written_back(db: str, version: int, layout: Callable[[Connection], None]) -> None:
-    """Rewrite a database just made in an older *layout*, in one transaction, marked as
-    written by schema *version* (every schemaN module of the tests writes its layout so); its
-    staged rows, if any, staged still (opening it for writing would move them in)."""
-    engine = connect(db, False)
-    with engine.begin() as conn:
-        layout(conn)
-        conn.execute(
-            text("UPDATE pdn_meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)}
-        )
-    engine.dispose()
 
 
 def as_schema_11(db: str) -> None:
@@ -41,6 +27,7 @@ def layout_11(conn: Connection) -> None:
     positions one after another, then the sides to move) compressed by zlib at level 1; the
     start position's FEN in start_fen for a game from its variant's start; a tags row for each
     tag of a game's text."""
+    layout_12(conn)
     rows = conn.execute(
         select(BoardsRow.game_id, GameRow.variant, BoardsRow.data).join(
             GameRow, GameRow.id == BoardsRow.game_id

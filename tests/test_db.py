@@ -33,6 +33,7 @@ from conftest import (
     corpus_files,
     postgres_database,
     postgres_reason,
+    postings_cut,
     table_digests,
 )
 from pdn.archive.parallel import Task
@@ -41,6 +42,7 @@ from pdn.archive.selection import parse_material
 from pdn.cli.app import app
 from pdn.cli.common import BarProgress
 from pdn.db.connection import DatabaseRefused, open_database
+from pdn.db.postings import every_posting
 from pdn.db.questions import GameFilter, explore, find_games
 from pdn.db.records import Record
 from pdn.db.schema import (
@@ -52,7 +54,7 @@ from pdn.db.schema import (
     GameRow,
     MaterialRow,
     Occurrence,
-    PositionRow,
+    PostingRow,
     SourceFile,
     TagRow,
 )
@@ -66,7 +68,10 @@ SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 
 def count(engine: Engine, model: type) -> int:
+    """The rows of *model*'s table; of PostingRow, the postings (a position of a game each)."""
     with engine.connect() as conn:
+        if model is PostingRow:
+            return sum(len(found) for _, found in every_posting(conn))
         return int(conn.execute(select(func.count()).select_from(model)).scalar() or 0)
 
 
@@ -79,11 +84,11 @@ def test_import_samples_then_again_adds_nothing(db: str) -> None:
     assert (stats.files, stats.games, stats.added, stats.copies) == (5, 50, 50, 0)
     assert stats.same_moves == 0
     assert (stats.invalid, stats.syntax_errors) == (0, 0)
-    before = [count(engine, m) for m in (GameRow, TagRow, PositionRow, Occurrence, SourceFile)]
+    before = [count(engine, m) for m in (GameRow, TagRow, PostingRow, Occurrence, SourceFile)]
     again = import_paths(engine, [SAMPLES])
     assert (again.files, again.skipped_files, again.added) == (0, 5, 0)
     assert [
-        count(engine, m) for m in (GameRow, TagRow, PositionRow, Occurrence, SourceFile)
+        count(engine, m) for m in (GameRow, TagRow, PostingRow, Occurrence, SourceFile)
     ] == before
     if engine.dialect.name == "sqlite":  # made after the rows, when the database was new
         assert _staged(Path(db)) == (0, 0)
@@ -93,7 +98,7 @@ def test_import_samples_then_again_adds_nothing(db: str) -> None:
     with engine.connect() as conn:  # a row per position of every game: the moves and the start
         positions = conn.execute(select(func.sum(GameRow.plies + 1))).scalar()
     assert (
-        count(engine, PositionRow)
+        count(engine, PostingRow)
         == positions
         == 50 + sum(len(g.mainline()) for f in sorted(SAMPLES.glob("*.pdn")) for g in read_games(f))
     )
@@ -206,6 +211,7 @@ def stopped_after(conn: Connection, games: int) -> None:
         if "game" in table.c:  # named by its number
             conn.execute(delete(table).where(table.c.game.in_(numbers)))
     conn.execute(delete(Occurrence).where(Occurrence.file_index > games))
+    postings_cut(conn, set(conn.execute(numbers).scalars()))
     conn.execute(delete(GameRow).where(GameRow.file_index > games))
     conn.execute(update(SourceFile).values(complete=False, games=0))
     for table in (TALLIES, PLAYER_TALLIES, OPENING_TALLIES, MOVE_TALLIES):
@@ -358,7 +364,7 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
     reader.dispose()
     engine = open_database(str(target))
     assert _staged(target) == (0, 0)
-    assert (count(engine, PositionRow), count(engine, MaterialRow)) == (staged, runs)
+    assert (count(engine, PostingRow), count(engine, MaterialRow)) == (staged, runs)
     again = [
         explore(engine, "english"),
         explore(engine, "english", moves="11-15 23-19"),
@@ -607,11 +613,11 @@ def test_a_kill_while_the_database_is_made_leaves_it_usable(db: str) -> None:
 
 
 def _damage(path: Path) -> None:
-    """Overwrite the first page of the games and positions tables and their indexes with junk."""
+    """Overwrite the first page of the games and postings tables and their indexes with junk."""
     with sqlite3.connect(path) as conn:
         size = conn.execute("PRAGMA page_size").fetchone()[0]
         roots = [r[0] for r in conn.execute(
-            "SELECT rootpage FROM sqlite_master WHERE tbl_name IN ('games', 'positions') "
+            "SELECT rootpage FROM sqlite_master WHERE tbl_name IN ('games', 'postings') "
             "AND rootpage > 1"
         )]  # fmt: skip
     conn.close()
@@ -622,7 +628,7 @@ def _damage(path: Path) -> None:
 
 
 def test_a_damaged_file_is_named_as_such(tmp_path: Path) -> None:
-    # (explore from a position past a capture: from the positions, not the move tallies)
+    # (explore from a position past a capture: from the postings, not the move tallies)
     target = tmp_path / "damaged.db"
     engine = open_database(str(target))
     import_paths(engine, [SAMPLES])

@@ -1,6 +1,6 @@
 """Opening a database made by an older schema for writing brings it up to this one: a database
-of schema 5 to 11 written by the toolkit itself (tests/data/schema5.sqlite to
-schema11.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
+of schema 5 to 12 written by the toolkit itself (tests/data/schema5.sqlite to
+schema12.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
 question answered alike; so does one of PostgreSQL, written in the older layout here (the
 layout checked against that file)."""
 
@@ -20,11 +20,13 @@ from schema8 import as_schema_8
 from schema9 import as_schema_9
 from schema10 import as_schema_10
 from schema11 import as_schema_11
+from schema12 import as_schema_12
 from sqlalchemy import Connection, Engine, delete, func, insert, select
 
-from conftest import postgres_database, postgres_reason, table_digests
+from conftest import postgres_database, postgres_reason, postings_cut, table_digests
 from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import DatabaseRefused, open_database
+from pdn.db.postings import every_posting
 from pdn.db.questions import (
     GameFilter,
     draw_stats,
@@ -39,7 +41,6 @@ from pdn.db.schema import (
     STAGED,
     GameRow,
     MaterialRow,
-    PositionRow,
 )
 from pdn.db.store import import_paths
 
@@ -78,8 +79,8 @@ def imported_again(engine: Engine, tmp_path: Path) -> None:
     with engine.connect() as conn:
         new = select(GameRow.number).where(GameRow.number > top).order_by(GameRow.place)
         numbers = list(conn.execute(new).scalars())
-        named = select(func.count(PositionRow.game.distinct())).where(PositionRow.game > top)
-        assert conn.execute(named).scalar_one() == 20
+        named = {g for _, found in every_posting(conn) for g, *_ in found if g > top}
+        assert len(named) == 20
     assert numbers == list(range(top + 1, top + 21))
 
 
@@ -91,10 +92,11 @@ OLD = {
     9: as_schema_9,
     10: as_schema_10,
     11: as_schema_11,
+    12: as_schema_12,
 }  # each schema's layout written back
 
 
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12])
 def test_an_old_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -111,7 +113,7 @@ def test_an_old_database_ends_as_a_new_import(
     # the 3,131 moves of the games, and the start of each game but the one that did not parse
     # (hand-counted game 8); game 6 of hand-counted.pdn keeps three men and a king against a
     # king for its six plies
-    assert got == want and want["positions"][0] == 3131 + 60
+    assert got == want and want["postings"][0] == 3131 + 60
     for ask in ASKED:
         assert ask(migrated).equals(ask(fresh))
     assert len(ASKED[-1](migrated)) == 1
@@ -121,14 +123,15 @@ def test_an_old_database_ends_as_a_new_import(
     with sqlite3.connect(old) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         version_now = conn.execute("SELECT value FROM pdn_meta WHERE key = 'schema_version'")
-        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "12"
+        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "13"
         kinds = conn.execute("SELECT DISTINCT typeof(moves) FROM games").fetchall()
     conn.close()
     assert "plies" not in tables and "ix_games_final_hash" not in tables
     assert "ix_material_signature" not in tables and "material_6" not in tables
     assert {"ix_games_variant_results", "ix_games_year_results"} <= tables
     assert "ix_games_variant" not in tables and "ix_games_year" not in tables
-    assert {"positions", "positions_staged", "material", "material_staged"} <= tables
+    assert {"postings", "positions_staged", "material", "material_staged"} <= tables
+    assert "positions" not in tables
     assert {"tallies", "player_tallies", "squares", "ix_games_number", "move_texts"} <= tables
     assert not {"positions_9", "material_9", "positions_staged_9", "material_staged_9"} & tables
     assert not {"positions_10", "positions_staged_10"} & tables
@@ -160,10 +163,12 @@ SAME = {  # what each old layout is checked on against the file the toolkit wrot
          "opening_tallies ORDER BY 1, 2, 3, 4, 5", "move_tallies ORDER BY 1, 2, 3"],
     11: ["positions ORDER BY digest, game, ply", "move_texts ORDER BY id", "games ORDER BY id",
          "boards ORDER BY game_id", "tags ORDER BY game_id, position"],
+    12: ["positions ORDER BY digest, game, ply", "move_texts ORDER BY id", "games ORDER BY id",
+         "boards ORDER BY game_id", "tags ORDER BY game_id, position"],
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12])
 def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -187,7 +192,7 @@ def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
 
 
 @pytest.mark.skipif(postgres_reason() is not None, reason=str(postgres_reason()))
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12])
 def test_an_old_postgresql_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -216,21 +221,23 @@ def test_an_old_postgresql_database_ends_as_a_new_import(
 def staged_after(conn: Connection, number: int) -> None:
     """The positions and material runs of the games numbered over *number* put back where an
     import stages them, as one killed before it moved them in leaves them."""
-    for table, staged in (
-        (PositionRow.__table__, STAGED),
-        (MaterialRow.__table__, MATERIAL_STAGED),
-    ):
-        columns = [c.name for c in staged.columns]
-        later = select(*(table.c[c] for c in columns)).where(table.c.game > number)
-        conn.execute(insert(staged).from_select(columns, later))
-        conn.execute(delete(table).where(table.c.game > number))  # type: ignore[arg-type]
+    later = postings_cut(
+        conn, set(conn.execute(select(GameRow.number).where(GameRow.number > number)).scalars())
+    )
+    names = ("digest", "game", "ply", "move")
+    conn.execute(insert(STAGED), [dict(zip(names, r, strict=True)) for r in later])
+    columns = [c.name for c in MATERIAL_STAGED.columns]
+    runs = MaterialRow.__table__
+    conn.execute(insert(MATERIAL_STAGED).from_select(
+        columns, select(*(runs.c[c] for c in columns)).where(runs.c.game > number)))  # fmt: skip
+    conn.execute(delete(MaterialRow).where(MaterialRow.game > number))
 
 
-@pytest.mark.parametrize("version", [9, 10])
+@pytest.mark.parametrize("version", [9, 10, 12])
 def test_staged_rows_are_migrated(
     db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
-    """A database of schema 9 or 10 that an import killed before it moved its staged rows in
+    """A database of schema 9, 10 or 12 that an import killed before it moved its staged rows in
     left (the positions and runs of the games numbered over 30 staged) ends, opened for
     writing, as a new import: the staged rows migrated with the others, then moved in."""
     monkeypatch.chdir(ROOT)

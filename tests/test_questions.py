@@ -138,8 +138,8 @@ def _plans(engine: Engine, ask: Callable[[], object]) -> list[str]:
 
 
 def test_large_questions_are_answered_from_indexes(hand: Engine) -> None:
-    # pdn serve's aim on 200,000 games: the moves from a position are read from the positions'
-    # table keyed by digest (its key holds the rows), the runs of a material from theirs,
+    # pdn serve's aim on 200,000 games: the moves from a position are read from its postings
+    # (keyed by digest), the runs of a material from theirs,
     # the invalid games from their own index
     if hand.dialect.name != "sqlite":
         pytest.skip("query plans are SQLite's")
@@ -149,10 +149,13 @@ def test_large_questions_are_answered_from_indexes(hand: Engine) -> None:
         plan == "SEARCH move_tallies USING INDEX ix_move_tallies_digest (digest=?) | "
         "USE TEMP B-TREE FOR GROUP BY"
     )
-    # a result move_tallies do not tell apart: from the positions
-    staged, plan = _plans(hand, lambda: explore(hand, "english", result="first"))
+    # a result move_tallies do not tell apart: from the position's postings (keyed by its
+    # digest), each game they name looked up by its number
+    postings, staged, plan = _plans(hand, lambda: explore(hand, "english", result="first"))
+    assert postings == "SEARCH postings USING INTEGER PRIMARY KEY (rowid=?)"
     assert "positions_staged" in staged and "positions_staged" not in plan
-    assert "SEARCH positions USING PRIMARY KEY (digest=?)" in plan and "MATERIALIZE" not in plan
+    assert "SEARCH games USING INDEX ix_games_number (number=?)" in plan
+    assert "MATERIALIZE" not in plan
     even = GameFilter(material=parse_material("W:12,B:12"), material_plies=2)
     staged, plan = _plans(hand, lambda: find_games(hand, even))  # keyed by the signature
     assert "material_staged" in staged and "material_staged" not in plan

@@ -19,7 +19,8 @@ from pdn.archive.parallel import Task
 from pdn.archive.pipeline import Options
 from pdn.archive.selection import parse_material
 from pdn.db.connection import open_database
-from pdn.db.positions import opening_digests
+from pdn.db.positions import opening_digests, rows_table
+from pdn.db.postings import every_posting
 from pdn.db.questions import (
     GameFilter,
     _line,
@@ -38,7 +39,6 @@ from pdn.db.schema import (
     BoardsRow,
     GameRow,
     MoveText,
-    PositionRow,
 )
 from pdn.db.search import material_count, most_pieces, unpacked
 from pdn.db.sources import source_files
@@ -206,7 +206,9 @@ def test_the_corpus_move_tallies_count_the_moves_as_explore_does(
     with engine.connect() as conn:
         tallied_moves = pd.read_sql(select(MOVE_TALLIES), conn)
         # explore's count from the positions: each game once per move from the position
-        p, g = PositionRow.__table__.c, GameRow.__table__.c
+        tallied = set(conn.execute(select(MOVE_TALLIES.c.digest)).scalars())
+        found = [(d, *f) for d, fs in every_posting(conn) if d in tallied for f in fs]
+        p, g = rows_table(engine, found).c, GameRow.__table__.c
         played = (
             select(
                 p.digest,
@@ -216,7 +218,6 @@ def test_the_corpus_move_tallies_count_the_moves_as_explore_does(
             )
             .join(GameRow.__table__, g.number == p.game)
             .join(MoveText, MoveText.id == p.move)
-            .where(p.digest.in_(select(MOVE_TALLIES.c.digest)))
             .group_by(p.digest, MoveText.text, g.winner)
         )
         direct = pd.read_sql(played, conn)

@@ -1,0 +1,237 @@
+"""The positions of the stored games as postings: a row per position digest, holding every
+game that reaches it, at which ply and with which move played from it.
+
+A row's data is a sequence of parts, one for each import that moved positions with the digest
+in (pdn.db.staging): a byte of widths, the number of postings (a varint), then the postings,
+each the game's number, the ply (0 is the start) and the move's id in move_texts plus one (0:
+none, from a game's last position), little-endian in the widths of the byte (the fewest bytes
+the part's largest number of each takes). An import adds a part
+by appending it to the row (SQL's ``||``), so a row is never read back to be written. A game
+stored anew from an earlier place stages its rows again, which the build leaves out within
+an import and :func:`decoded` across them. Schema 12 kept a row per position: 20 bytes each,
+the digest repeated for every game reaching the position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Connection, select
+
+from pdn.db.schema import STAGED, PostingRow
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+CHUNK = 1 << 18  # staged rows read at once when moving them in (32 bytes each as numbers)
+
+
+Posting = tuple[int, int, int | None]  # the game's number, the ply, the move's id (none: last)
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def parts(
+    digests: npt.NDArray[np.int64],
+    games: npt.NDArray[np.int64],
+    plies: npt.NDArray[np.int64],
+    moves: npt.NDArray[np.int64],
+) -> list[tuple[int, bytes]]:
+    """Each digest's part (see the module's text) from postings sorted by digest, game and
+    ply (a posting repeated is kept once), each part in the widths its own numbers need."""
+    import numpy as np
+
+    if not len(digests):
+        return []
+    key = np.stack([digests, games, plies])
+    fresh = np.ones(len(digests), dtype=bool)
+    fresh[1:] = (key[:, 1:] != key[:, :-1]).any(axis=0)
+    digests, games, plies, moves = digests[fresh], games[fresh], plies[fresh], moves[fresh]
+    bounds = np.concatenate([[0], np.flatnonzero(np.diff(digests)) + 1, [len(digests)]])
+    firsts, counts = bounds[:-1], np.diff(bounds)
+    columns = (games, plies, moves)
+    widths = [_widths(np.maximum.reduceat(c, firsts)) for c in columns]  # per digest
+    if widths[0].max() > 4 or widths[1].max() > 2 or widths[2].max() > 4 or games.min() < 0:
+        raise ValueError("a posting past the numbers a part holds")
+    heads = (widths[0] - 1) | (widths[1] - 1) << 2 | (widths[2] - 1) << 3
+    out: list[tuple[int, bytes]] = [(0, b"")] * len(firsts)
+    keys = digests[firsts].tolist()
+    for head in np.unique(heads).tolist():
+        chosen = heads == head
+        rows = np.repeat(chosen, counts)
+        kept = (head & 3) + 1, (head >> 2 & 1) + 1, (head >> 3 & 3) + 1
+        records = np.concatenate(
+            [_bytes(c[rows], w) for c, w in zip(columns, kept, strict=True)], axis=1
+        ).tobytes()
+        taken = counts[chosen]
+        ends = (np.cumsum(taken) * sum(kept)).tolist()
+        lead = bytes([head])
+        at = 0
+        for i, n, end in zip(np.flatnonzero(chosen).tolist(), taken.tolist(), ends, strict=True):
+            out[i] = (keys[i], lead + (SMALL[n] if n < 0x80 else _varint(n)) + records[at:end])
+            at = end
+    return out
+
+
+SMALL = [bytes([n]) for n in range(0x80)]  # the counts a varint's one byte holds
+
+
+def _widths(tops: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The bytes each number up to *tops* takes (1 to 5)."""
+    return 1 + (tops >= 1 << 8) + (tops >= 1 << 16) + (tops >= 1 << 24) + (tops >= 1 << 32)
+
+
+def _bytes(column: npt.NDArray[np.int64], width: int) -> npt.NDArray[np.uint8]:
+    """*column*'s numbers little-endian in *width* bytes each, a row a number."""
+    import numpy as np
+
+    shifts = 8 * np.arange(width, dtype=np.int64)
+    return ((column[:, None] >> shifts) & 0xFF).astype(np.uint8)
+
+
+def decoded(data: bytes) -> list[Posting]:
+    """The postings of a row's *data*, in the order of game and ply, each once."""
+    out: list[Posting] = []
+    at = parts_read = 0
+    while at < len(data):
+        head = data[at]
+        widths = (head & 3) + 1, (head >> 2 & 1) + 1, (head >> 3 & 3) + 1
+        n = shift = 0
+        at += 1
+        while True:
+            byte = data[at]
+            at += 1
+            n |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                break
+        size = sum(widths)
+        out += _records(data[at : at + n * size], n, widths)
+        at += n * size
+        parts_read += 1
+    if parts_read > 1:  # parts of several imports: a game stored anew is in two
+        out = sorted(set(out))
+    return out
+
+
+LOOPED = 16  # a part of this many postings or fewer is read without numpy
+
+
+def _records(data: bytes, n: int, widths: tuple[int, int, int]) -> list[Posting]:
+    """The *n* postings of a part's records."""
+    g, p, m = widths
+    size = g + p + m
+    if n <= LOOPED:
+        out: list[Posting] = []
+        for at in range(0, n * size, size):
+            move = int.from_bytes(data[at + g + p : at + size], "little")
+            out.append((
+                int.from_bytes(data[at : at + g], "little"),
+                int.from_bytes(data[at + g : at + g + p], "little"),
+                move - 1 if move else None,
+            ))  # fmt: skip
+        return out
+    import numpy as np
+
+    block = np.frombuffer(data, np.uint8).reshape(n, size).astype(np.int64)
+    columns = []
+    col = 0
+    for w in widths:
+        columns.append((block[:, col : col + w] << (8 * np.arange(w))).sum(axis=1).tolist())
+        col += w
+    return [(a, b, c - 1 if c else None) for a, b, c in zip(*columns, strict=True)]
+
+
+def upsert(conn: Connection) -> str:
+    """The statement that appends a part to a digest's row (or makes the row)."""
+    table = PostingRow.__tablename__
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    joined = f"{table}.data || excluded.data"
+    if conn.dialect.name == "sqlite":  # || makes text of two blobs: the same bytes
+        joined = f"CAST({joined} AS BLOB)"
+    return (
+        f"INSERT INTO {table} (digest, data) VALUES ({mark}, {mark}) "
+        f"ON CONFLICT (digest) DO UPDATE SET data = {joined}"
+    )
+
+
+def move_in(conn: Connection) -> None:
+    """Move the staged positions into the postings: on PostgreSQL the rows staged when the
+    statement began, others staged meanwhile left for their import (taken into a table of
+    the transaction first: a cursor read a chunk at a time cannot delete)."""
+    numbers = "digest, game, ply, coalesce(move + 1, 0)"
+    if conn.dialect.name != "postgresql":
+        added(conn, f"SELECT {numbers} FROM {STAGED.name} ORDER BY 1, 2, 3")
+        conn.execute(STAGED.delete())
+        return
+    run = conn.exec_driver_sql
+    run(f"CREATE TEMPORARY TABLE {MOVING} (LIKE {STAGED.name}) ON COMMIT DROP")
+    run(f"WITH moved AS (DELETE FROM {STAGED.name} RETURNING *) INSERT INTO {MOVING} "
+        "SELECT * FROM moved")  # fmt: skip
+    added(conn, f"SELECT {numbers} FROM {MOVING} ORDER BY 1, 2, 3")
+    run(f"DROP TABLE {MOVING}")
+
+
+MOVING = "positions_moving"  # PostgreSQL: the staged rows move_in takes
+
+
+def added(conn: Connection, query: str) -> None:
+    """Add a part to the postings of each digest the rows of *query* hold (digest, game, ply,
+    move id plus one; in that order), read a chunk at a time through the driver's cursor (a
+    digest's rows at a chunk's end wait for the next)."""
+    import numpy as np
+
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    postgresql = conn.dialect.name == "postgresql"
+    cursor = driver.cursor(name="pdn_postings") if postgresql else driver.cursor()
+    cursor.execute(query)
+    statement = upsert(conn)
+    held = np.zeros((0, 4), np.int64)
+    while chunk := cursor.fetchmany(CHUNK):
+        block = np.concatenate([held, np.array(chunk, dtype=np.int64)])
+        last = np.flatnonzero(block[:, 0] != block[-1, 0])
+        cut = int(last[-1]) + 1 if len(last) else 0
+        held = block[cut:]
+        _append(conn, statement, block[:cut])
+    cursor.close()
+    _append(conn, statement, held)
+
+
+def _append(conn: Connection, statement: str, block: npt.NDArray[np.int64]) -> None:
+    made = parts(block[:, 0], block[:, 1], block[:, 2], block[:, 3])
+    if made:
+        conn.exec_driver_sql(statement, made)
+
+
+def postings_at(conn: Connection, digest: int) -> list[Posting]:
+    """The postings of position *digest*, staged ones included."""
+    stored = conn.execute(select(PostingRow.data).where(PostingRow.digest == digest)).scalar()
+    staged = conn.execute(
+        select(STAGED.c.game, STAGED.c.ply, STAGED.c.move).where(STAGED.c.digest == digest)
+    ).all()
+    found = decoded(stored or b"")
+    return sorted({*found, *staged}) if staged else found
+
+
+def every_posting(conn: Connection) -> Iterator[tuple[int, list[Posting]]]:
+    """Each stored position's digest and postings, staged ones included."""
+    staged: dict[int, set[Posting]] = {}
+    for digest, *posting in conn.execute(select(STAGED)):
+        staged.setdefault(digest, set()).add(tuple(posting))
+    query = select(PostingRow.digest, PostingRow.data)
+    for digest, data in conn.execute(query.execution_options(stream_results=True)):
+        found = decoded(data)
+        more = staged.pop(digest, None)
+        yield digest, sorted({*found, *more}) if more else found
+    for digest, more in staged.items():
+        yield digest, sorted(more)

@@ -1,0 +1,43 @@
+"""A database of this schema written back in schema 12's layout, for the migration tests (the
+layout checked against tests/data/schema12.sqlite, which the toolkit wrote at d0ddb1d)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import Connection, insert, select, text
+
+from pdn.db.connection import connect
+from pdn.db.migration import POSITIONS_12
+from pdn.db.postings import decoded
+from pdn.db.schema import PostingRow
+
+
+def written_back(db: str, version: int, layout: Callable[[Connection], None]) -> None:
+    """Rewrite a database just made in an older *layout*, in one transaction, marked as
+    written by schema *version* (every schemaN module of the tests writes its layout so); its
+    staged rows, if any, staged still (opening it for writing would move them in)."""
+    engine = connect(db, False)
+    with engine.begin() as conn:
+        layout(conn)
+        conn.execute(
+            text("UPDATE pdn_meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)}
+        )
+    engine.dispose()
+
+
+def as_schema_12(db: str) -> None:
+    """Turn a database just made into what schema 12 wrote: a row per position."""
+    written_back(db, 12, layout_12)
+
+
+def layout_12(conn: Connection) -> None:
+    """This schema's rows as schema 12 wrote them: the postings a row each in the positions
+    table (digest, game, ply, move), in key order; the staged rows staged still."""
+    stored = conn.execute(select(PostingRow.digest, PostingRow.data)).all()
+    rows = sorted((d, *p) for d, data in stored for p in decoded(data))
+    POSITIONS_12.create(conn)
+    names = [c.name for c in POSITIONS_12.columns]
+    if rows:
+        conn.execute(insert(POSITIONS_12), [dict(zip(names, r, strict=True)) for r in rows])
+    PostingRow.__table__.drop(conn)  # type: ignore[attr-defined]

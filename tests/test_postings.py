@@ -1,0 +1,54 @@
+"""The postings' packing (pdn.db.postings): the bytes of a part as the module's text lays them
+out, worked by hand, and every posting read back as written."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from pdn.db.postings import LOOPED, decoded, parts
+
+
+def _parts(rows: list[tuple[int, int, int, int]]) -> list[tuple[int, bytes]]:
+    a = np.array(rows, dtype=np.int64).reshape(-1, 4)
+    return parts(a[:, 0], a[:, 1], a[:, 2], a[:, 3])
+
+
+def test_a_part_is_laid_out_as_documented() -> None:
+    # digest -5: games up to 300, two bytes each; plies and moves up to 3, one byte: widths
+    # byte (2 - 1) | (1 - 1) << 2 | (1 - 1) << 3 = 1; then the count, then the records
+    # little-endian (300 = 0x012C), a move's id plus one (0: none); digest 7: game 2, a byte
+    # (widths byte 0)
+    made = _parts([(-5, 1, 0, 0), (-5, 300, 3, 2), (7, 2, 1, 1)])
+    assert made == [
+        (-5, bytes([1, 2, 1, 0, 0, 0, 0x2C, 0x01, 3, 2])),
+        (7, bytes([0, 1, 2, 1, 1])),
+    ]
+    assert decoded(made[0][1]) == [(1, 0, None), (300, 3, 1)]
+    assert decoded(made[1][1]) == [(2, 1, 0)]
+
+
+def test_a_posting_staged_twice_is_packed_once_and_parts_read_as_one() -> None:
+    # a game stored anew from an earlier place stages its positions again
+    [(_, once)] = _parts([(9, 4, 2, 1), (9, 4, 2, 1), (9, 6, 0, 0)])
+    assert decoded(once) == [(4, 2, 0), (6, 0, None)]
+    [(_, later)] = _parts([(9, 5, 1, 3), (9, 6, 0, 0)])  # another import, game 6 again
+    assert decoded(once + later) == [(4, 2, 0), (5, 1, 2), (6, 0, None)]
+
+
+def test_every_width_and_count_reads_back() -> None:
+    rng = random.Random(13)
+    for top_game, top_ply, top_move, n in [
+        (200, 200, 200, 1),
+        (70_000, 300, 70_000, LOOPED),
+        (1 << 24, 65_535, 1 << 24, LOOPED + 1),  # read by numpy
+        (1 << 31, 9, 3, 300),  # a count past one varint byte
+    ]:
+        rows = sorted(
+            {(42, rng.randrange(1, top_game), rng.randrange(top_ply), rng.randrange(top_move))
+             for _ in range(n)} | {(42, top_game, top_ply, top_move)}
+        )  # fmt: skip
+        [(digest, data)] = _parts(rows)
+        assert digest == 42
+        assert decoded(data) == [(g, p, m - 1 if m else None) for _, g, p, m in rows]
