@@ -52,14 +52,23 @@ from pdn.db.texts import pack
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
 
 
-POSITIONS_12 = Table(  # schema 6 to 12: a row per position of each game (13 made the postings)
+_LAID_12 = MetaData()  # the positions and their staging table from schema 6 to 12
+POSITIONS_12 = Table(  # a row per position of each game (13 made the postings)
     "positions",
-    MetaData(),
+    _LAID_12,
     Column("digest", BigInteger, primary_key=True),
     Column("game", Integer, primary_key=True),
     Column("ply", Integer, primary_key=True),
     Column("move", Integer),
     sqlite_with_rowid=False,
+)
+STAGED_12 = Table(  # a row per position (13 stages a row per game)
+    "positions_staged",
+    _LAID_12,
+    Column("digest", BigInteger, nullable=False),
+    Column("game", Integer, nullable=False),
+    Column("ply", Integer, nullable=False),
+    Column("move", Integer),
 )
 _LAYOUTS: dict[int, MetaData] = {}  # older schemas' tables, by version (see _laid_out)
 
@@ -112,7 +121,7 @@ def _positions_from_plies(conn: Connection) -> None:
     it) become positions (a row per position, with the move played from it), and each game
     keeps the digests of its first positions (games.opening)."""
     _laid_out(POSITIONS_12, 6).create(conn)
-    _laid_out(STAGED, 6).create(conn)
+    _laid_out(STAGED_12, 6).create(conn)
     run = conn.exec_driver_sql
     run(  # every position a move was played from; then the last of each game; then the start
         "INSERT INTO positions (digest, game_id, ply, move) SELECT before, game_id, ply - 1, "
@@ -298,7 +307,7 @@ def _to_10(conn: Connection) -> None:
         run(f"SELECT setval('{NUMBERS.name}', coalesce(max(number), 0) + 1, false) FROM games")
     run("CREATE UNIQUE INDEX ix_games_number ON games (number)")
     for table, staged, key in (
-        (POSITIONS_12, STAGED, "digest, game, ply"),
+        (POSITIONS_12, STAGED_12, "digest, game, ply"),
         (MaterialRow.__table__, MATERIAL_STAGED, "signature, game, first"),
     ):
         for laid, order in ((table, key), (staged, "")):  # a staging table: in no order
@@ -322,7 +331,7 @@ def _to_11(conn: Connection) -> None:
         "SELECT move FROM positions_staged) AS p WHERE move IS NOT NULL GROUP BY move "
         "ORDER BY count(*) DESC, move"
     )
-    for table, order in ((POSITIONS_12, "digest, game, ply"), (STAGED, "")):
+    for table, order in ((POSITIONS_12, "digest, game, ply"), (STAGED_12, "")):
         _rewritten(conn, table, 10, {"move": "m.id"},
                    "LEFT JOIN move_texts m ON m.text = t.move", order)  # fmt: skip
     if not postgresql:  # the old tables' pages
@@ -361,15 +370,19 @@ def _to_12(conn: Connection) -> None:
 
 
 def _to_13(conn: Connection) -> None:
-    """Schema 12 to 13: the positions become postings, a row per digest (pdn.db.postings), read
-    in key order (on PostgreSQL without the statement timeout); the staged rows stay staged."""
+    """Schema 12 to 13: the positions become postings, a row per digest (pdn.db.postings),
+    read in key order, and the staged ones (a killed import's) added to them; the staging
+    table made anew, a row a game (on PostgreSQL without the statement timeout)."""
     postgresql = conn.dialect.name == "postgresql"
     if postgresql:
         conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
     PostingRow.__table__.create(conn)  # type: ignore[attr-defined]
-    added(conn, "SELECT digest, game, ply, coalesce(move + 1, 0) FROM positions ORDER BY 1, 2, 3")
-    conn.exec_driver_sql("DROP TABLE positions")
-    if not postgresql:  # the old table's pages
+    for table in (POSITIONS_12, STAGED_12):
+        added(conn, f"SELECT digest, game, ply, coalesce(move + 1, 0) FROM {table.name} "
+                    "ORDER BY 1, 2, 3")  # fmt: skip
+        table.drop(conn)
+    STAGED.create(conn)
+    if not postgresql:  # the old tables' pages
         give_back_pages(conn)
 
 

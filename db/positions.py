@@ -9,7 +9,6 @@ import json
 import struct
 from collections import Counter
 from collections.abc import Sequence
-from itertools import repeat
 
 from sqlalchemy import (
     BigInteger,
@@ -27,16 +26,6 @@ from sqlalchemy.dialects.postgresql import ARRAY
 
 from pdn.db.postings import every_posting, postings_at
 from pdn.db.schema import DIGEST_BYTES, OPENING_PLIES_KEPT, MoveText
-
-Row = tuple[int, int, int, str | None]  # digest, game id, position, the move played from it
-# (an import writes the game's number for its id, the move's id for its text: pdn.db.store)
-
-
-def position_rows(gid: int, digests: Sequence[int], moves: Sequence[str]) -> tuple[Row, ...]:
-    """The rows of game *gid*: *digests* of its positions (the start, then after each of
-    *moves*)."""
-    played: list[str | None] = [*moves, *[None] * (len(digests) - len(moves))]
-    return tuple(zip(digests, repeat(gid), range(len(digests)), played, strict=False))
 
 
 def move_ids(conn: Connection, played: Counter[str]) -> dict[str, int]:

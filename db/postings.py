@@ -2,20 +2,24 @@
 game that reaches it, at which ply and with which move played from it.
 
 A row's data is a sequence of parts, one for each import that moved positions with the digest
-in (pdn.db.staging): a byte of widths, the number of postings (a varint), then the postings,
-each the game's number, the ply (0 is the start) and the move's id in move_texts plus one (0:
-none, from a game's last position), little-endian in the widths of the byte (the fewest bytes
-the part's largest number of each takes). An import adds a part
-by appending it to the row (SQL's ``||``), so a row is never read back to be written. A game
-stored anew from an earlier place stages its rows again, which the build leaves out within
-an import and :func:`decoded` across them. Schema 12 kept a row per position: 20 bytes each,
-the digest repeated for every game reaching the position.
+in (an import stages a row per game: see :func:`staged_row` and pdn.db.staging): a byte of
+widths, the number of postings (a varint), then the postings, each the game's number, the ply
+(0 is the start) and the move's id in move_texts plus one (0: none, from a game's last
+position), little-endian in the widths of the byte (the fewest bytes the part's largest number
+of each takes). An import adds a part by appending it to the row (SQL's ``||``), so a row is
+never read back to be written. A game stored anew from an earlier place stages its rows
+again, which the build leaves out within an import and :func:`decoded` across them. Schema 12
+kept a row per position: 20 bytes each, the digest repeated for every game reaching it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+import struct
+import tempfile
+from collections.abc import Iterator, Sequence
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, select
 
@@ -25,7 +29,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-CHUNK = 1 << 18  # staged rows read at once when moving them in (32 bytes each as numbers)
+CHUNK = 1 << 18  # rows of schema 12's positions read at a time (32 bytes each as numbers)
 
 
 Posting = tuple[int, int, int | None]  # the game's number, the ply, the move's id (none: last)
@@ -164,37 +168,127 @@ def upsert(conn: Connection) -> str:
     )
 
 
+def staged_row(number: int, digests: bytes, moves: Sequence[int]) -> tuple[int, bytes, bytes]:
+    """The staged row of game *number*: its positions' *digests* (8 bytes each, little-endian)
+    and the id of the move played from each (*moves*; past their end, none)."""
+    n = len(digests) // 8
+    return number, digests, struct.pack(f"<{n}I", *[m + 1 for m in moves], *[0] * (n - len(moves)))
+
+
 def move_in(conn: Connection) -> None:
     """Move the staged positions into the postings: on PostgreSQL the rows staged when the
     statement began, others staged meanwhile left for their import (taken into a table of
     the transaction first: a cursor read a chunk at a time cannot delete)."""
-    numbers = "digest, game, ply, coalesce(move + 1, 0)"
     if conn.dialect.name != "postgresql":
-        added(conn, f"SELECT {numbers} FROM {STAGED.name} ORDER BY 1, 2, 3")
+        _moved(conn, STAGED.name)
         conn.execute(STAGED.delete())
         return
     run = conn.exec_driver_sql
     run(f"CREATE TEMPORARY TABLE {MOVING} (LIKE {STAGED.name}) ON COMMIT DROP")
     run(f"WITH moved AS (DELETE FROM {STAGED.name} RETURNING *) INSERT INTO {MOVING} "
         "SELECT * FROM moved")  # fmt: skip
-    added(conn, f"SELECT {numbers} FROM {MOVING} ORDER BY 1, 2, 3")
+    _moved(conn, MOVING)
     run(f"DROP TABLE {MOVING}")
 
 
 MOVING = "positions_moving"  # PostgreSQL: the staged rows move_in takes
+SORTED_AT_ONCE = 1 << 21  # postings sorted at a time (some 60 bytes each in numpy's arrays)
+WRITTEN_AT_ONCE = 1 << 16  # postings whose parts are made and written at a time
+
+
+def _moved(conn: Connection, table: str) -> None:
+    """Add a part to the postings of each digest the staged rows of *table* reach, sorted by
+    digest, game and ply: more than SORTED_AT_ONCE cut by ranges of digests into files apart
+    (one read of the rows), each range then sorted and written in turn."""
+    import numpy as np
+
+    total = conn.exec_driver_sql(f"SELECT sum(length(digests)) / 8 FROM {table}").scalar() or 0
+    ranges = -(-int(total) // SORTED_AT_ONCE)
+    if ranges <= 1:
+        _written(conn, np.concatenate([np.zeros(0, _record()), *_staged(conn, table)]))
+        return
+    step = np.uint64(-(-(1 << 64) // ranges))
+    with tempfile.TemporaryDirectory(prefix="pdn-postings-") as spill:
+        paths = [Path(spill) / str(k) for k in range(ranges)]
+        files = [path.open("wb") for path in paths]
+        for chunk in _staged(conn, table):  # the digest's sign bit flipped: in order unsigned
+            k = (chunk["digest"].view(np.uint64) ^ np.uint64(1 << 63)) // step
+            order = np.argsort(k, kind="stable")
+            ends = np.searchsorted(k[order], np.arange(ranges + 1, dtype=np.uint64))
+            for i, f in enumerate(files):
+                chunk[order[ends[i] : ends[i + 1]]].tofile(f)
+        for f in files:
+            f.close()
+        for path in paths:
+            _written(conn, np.fromfile(path, _record()))
+            path.unlink()
+
+
+def _written(conn: Connection, found: npt.NDArray[np.void]) -> None:
+    """Add the parts of the postings *found* (in any order), a slice of digests at a time."""
+    import numpy as np
+
+    found = found[np.lexsort((found["ply"], found["game"], found["digest"]))]
+    statement = upsert(conn)
+    d = found["digest"]
+    at = 0
+    while at < len(found):
+        end = min(at + WRITTEN_AT_ONCE, len(found))
+        end += int(np.searchsorted(d[end:], d[end - 1], side="right"))  # the digest whole
+        cut = found[at:end]
+        made = parts(*(cut[c].astype(np.int64) for c in ("digest", "game", "ply", "move")))
+        conn.exec_driver_sql(statement, made)
+        at = end
+
+
+STAGED_AT_ONCE = 4096  # staged games read at a time
+
+
+def _cursor(conn: Connection, query: str) -> Any:
+    """The driver's cursor on *query*'s rows, fetched as asked (a server's cursor on
+    PostgreSQL): SQLAlchemy's rows cost more than the work on them."""
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    cursor = (
+        driver.cursor(name="pdn_postings") if conn.dialect.name == "postgresql" else driver.cursor()
+    )
+    cursor.execute(query)
+    return cursor
+
+
+@cache
+def _record() -> np.dtype[np.void]:
+    """A posting as numpy holds it to sort it: 18 bytes."""
+    import numpy as np
+
+    return np.dtype([("digest", "<i8"), ("game", "<u4"), ("ply", "<u2"), ("move", "<u4")])
+
+
+def _staged(conn: Connection, table: str) -> Iterator[npt.NDArray[np.void]]:
+    """The staged postings of *table*, a batch of games at a time (records of :func:`_record`;
+    the move its id plus one)."""
+    import numpy as np
+
+    cursor = _cursor(conn, f"SELECT game, digests, moves FROM {table}")
+    while rows := cursor.fetchmany(STAGED_AT_ONCE):
+        numbers, digests, moves = zip(*rows, strict=True)
+        lengths = np.array([len(b) // 8 for b in digests])
+        out = np.empty(int(lengths.sum()), _record())
+        out["digest"] = np.frombuffer(b"".join(digests), "<i8")
+        out["move"] = np.frombuffer(b"".join(moves), "<u4")
+        out["game"] = np.repeat(np.array(numbers, np.int64), lengths)
+        out["ply"] = np.arange(len(out)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        yield out
+    cursor.close()
 
 
 def added(conn: Connection, query: str) -> None:
     """Add a part to the postings of each digest the rows of *query* hold (digest, game, ply,
     move id plus one; in that order), read a chunk at a time through the driver's cursor (a
-    digest's rows at a chunk's end wait for the next)."""
+    digest's rows at a chunk's end wait for the next): the positions of schema 12."""
     import numpy as np
 
-    driver = conn.connection.driver_connection
-    assert driver is not None
-    postgresql = conn.dialect.name == "postgresql"
-    cursor = driver.cursor(name="pdn_postings") if postgresql else driver.cursor()
-    cursor.execute(query)
+    cursor = _cursor(conn, query)
     statement = upsert(conn)
     held = np.zeros((0, 4), np.int64)
     while chunk := cursor.fetchmany(CHUNK):
@@ -216,18 +310,27 @@ def _append(conn: Connection, statement: str, block: npt.NDArray[np.int64]) -> N
 def postings_at(conn: Connection, digest: int) -> list[Posting]:
     """The postings of position *digest*, staged ones included."""
     stored = conn.execute(select(PostingRow.data).where(PostingRow.digest == digest)).scalar()
-    staged = conn.execute(
-        select(STAGED.c.game, STAGED.c.ply, STAGED.c.move).where(STAGED.c.digest == digest)
-    ).all()
     found = decoded(stored or b"")
+    staged = {
+        (g, p, m - 1 if m else None)
+        for chunk in _staged(conn, STAGED.name)
+        for g, p, m in _rows(chunk[chunk["digest"] == digest])
+    }
     return sorted({*found, *staged}) if staged else found
+
+
+def _rows(records: npt.NDArray[np.void]) -> Iterator[tuple[int, int, int]]:
+    """Each record's game, ply and move (its id plus one)."""
+    columns = (records[c].tolist() for c in ("game", "ply", "move"))
+    return zip(*columns, strict=True)
 
 
 def every_posting(conn: Connection) -> Iterator[tuple[int, list[Posting]]]:
     """Each stored position's digest and postings, staged ones included."""
     staged: dict[int, set[Posting]] = {}
-    for digest, *posting in conn.execute(select(STAGED)):
-        staged.setdefault(digest, set()).add(tuple(posting))
+    for chunk in _staged(conn, STAGED.name):
+        for d, (g, p, m) in zip(chunk["digest"].tolist(), _rows(chunk), strict=True):
+            staged.setdefault(d, set()).add((g, p, m - 1 if m else None))
     query = select(PostingRow.digest, PostingRow.data)
     for digest, data in conn.execute(query.execution_options(stream_results=True)):
         found = decoded(data)

@@ -4,6 +4,7 @@ its place in import order."""
 from __future__ import annotations
 
 import json
+import struct
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 from pdn.archive.criteria import winner
 from pdn.archive.identity import game_identity, start_fen
 from pdn.archive.validate import GameReport, renumber_report, report_game
-from pdn.db.positions import Row, opening_blob, position_rows
+from pdn.db.positions import opening_blob
 from pdn.db.schema import HELD_TAGS, NUL_SHOWN
 from pdn.db.search import Scanned, StoredPositions, stored_rows, words
 from pdn.db.tallies import EXPLORED_PLIES, explored_moves
@@ -33,7 +34,8 @@ class Record:
     report: GameReport
     row: dict[str, Any]  # the games-table values (texts packed), but for the place read from
     tags: tuple[tuple[int, int, str, str], ...]  # game id, position, name, value
-    positions: tuple[Row, ...]  # digest, game id, position, move (see pdn.db.positions)
+    digests: bytes  # of the main line's positions, 8 bytes each, little-endian
+    moves: tuple[str, ...]  # the move played from each position, as its text (none from the last)
     material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
     boards: tuple[tuple[int, bytes], ...]  # game id, its positions packed (none without replay)
     squares: tuple[tuple[int, int, int, int, int], ...]  # game id, where each kind stood
@@ -93,11 +95,12 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     tags = tuple(
         (gid, i, n, v) for i, (n, v) in enumerate(pairs) if row.get(HELD_TAGS.get(n, "")) != v
     )
-    positions = position_rows(gid, digests, moves)
     explored = explored_moves(_line(replay, rows), digests, moves) if replay and rows else ()
+    packed = struct.pack(f"<{len(digests)}q", *digests)
     return Record(
-        report, row, tags, positions, stored.material, stored.boards, stored.squares, nul, explored
-    )
+        report, row, tags, packed, tuple(moves), stored.material, stored.boards, stored.squares,
+        nul, explored,
+    )  # fmt: skip
 
 
 FIRST_KEPT = EXPLORED_PLIES + 2  # the positions explored_moves reads of a game from the start

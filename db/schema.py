@@ -49,7 +49,8 @@ SCHEMA_VERSION = 13  # 2: game ids from the game hash, games.place; 3: a game is
 # 12: the boards rows hold each game's positions as XOR deltas (pdn.db.search.compressed), and
 # games.start_fen is none for a game from its variant's start
 # 13: postings: a row per position digest with every game reaching it (pdn.db.postings), where
-# the positions table had a row per position of every game (20 bytes each)
+# the positions table had a row per position of every game (20 bytes each); an import stages
+# a row per game (positions_staged), where it staged a row per position
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -214,14 +215,15 @@ def staging_table(name: str, table: Table) -> Table:
     return Table(name, Base.metadata, *columns)
 
 
-STAGED = Table(  # the positions of the games an import writes, a row each, till it moves them
-    # into the postings (pdn.db.postings): the game by its number, the move by its id
+STAGED = Table(  # the positions of the games an import writes, a row a game, till it moves
+    # them into the postings (pdn.db.postings.move_in): the game by its number, the digest of
+    # each position of its main line (8 bytes each, little-endian) and the move played from it
+    # (its id in move_texts plus one, 4 bytes each; 0: none)
     "positions_staged",
     Base.metadata,
-    Column("digest", BigInteger, nullable=False),
     Column("game", Integer, nullable=False),
-    Column("ply", Integer, nullable=False),
-    Column("move", Integer),
+    Column("digests", LargeBinary, nullable=False),
+    Column("moves", LargeBinary, nullable=False),
 )
 
 

@@ -51,7 +51,7 @@ def any_staged(engine: Engine, staging: Staging) -> bool:
 
 def staged_in(conn: Connection, staging: Staging) -> bool:
     """Whether any row of *staging* is staged."""
-    return conn.execute(select(staging.staged.c[staging.key[0]]).limit(1)).first() is not None
+    return conn.execute(select(*staging.staged.c).limit(1)).first() is not None
 
 
 def every_row(engine: Engine, staging: Staging) -> FromClause:

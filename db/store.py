@@ -22,7 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import groupby
+from itertools import chain, groupby
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,7 @@ from pdn.archive.pipeline import (
 from pdn.archive.validate import GameReport
 from pdn.db.connection import connect
 from pdn.db.positions import move_ids
+from pdn.db.postings import staged_row
 from pdn.db.records import Record, build_record, place, renumber_record
 from pdn.db.schema import (
     MATERIAL_STAGED,
@@ -558,10 +559,10 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
               [t for r in won for t in r.tags])  # fmt: skip
     # a game stored anew from an earlier place is the same record with the same positions and
     # material runs: staged again, they are moved once
-    texts = move_ids(conn, Counter(m for r in won for *_, m in r.positions if m is not None))
-    _add_rows(conn, STAGED.name, ["digest", "game", "ply", "move"],
-              [(d, number[g], p, m if m is None else texts[m])
-               for r in won for d, g, p, m in r.positions])  # fmt: skip
+    texts = move_ids(conn, Counter(chain.from_iterable(r.moves for r in won)))
+    _add_rows(conn, STAGED.name, ["game", "digests", "moves"],
+              [staged_row(number[r.row["id"]], r.digests, [texts[m] for m in r.moves])
+               for r in won if r.digests])  # fmt: skip
     _add_rows(conn, MATERIAL_STAGED.name, ["game", "first", "length", "signature"],
               [(number[g], f, n, s) for r in won for g, f, n, s in r.material])  # fmt: skip
     _add_rows(conn, BoardsRow.__tablename__, ["game_id", "data"],

@@ -177,12 +177,12 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 def table_digests(engine: Engine) -> dict[str, tuple[int, str]]:
     """Each table's row count and a digest of its rows in key order (when and by which import
-    run they were read left out, and a game named by its id where the table has its number, a
-    move by its text where it has its id, which writers at once give in the order they write;
-    None: no game has it): equal digests mean equal databases, whatever the backend."""
+    run they were read left out, and a game named by its id where the table has its number,
+    which writers at once give in the order they write; None: no game has it; the postings
+    read, each move by its text): equal digests mean equal databases, whatever the backend."""
     out = {}
-    games, texts = GameRow.__table__.c, MoveText.__table__.c
-    named = {"game": games.id, "move": texts.text}
+    games = GameRow.__table__.c
+    named = {"game": games.id}
     with engine.connect() as conn:
         for table in Base.metadata.sorted_tables:
             if table is MoveText.__table__:  # its texts counted where the positions name them
@@ -191,8 +191,7 @@ def table_digests(engine: Engine) -> dict[str, tuple[int, str]]:
                 out[table.name] = _posting_digest(conn)
                 continue
             left = ("imported_at", "run", "number")
-            by_id = table.name in ("positions", "positions_staged")  # the move: its id
-            ids = {"game", "move"} if by_id else {"game"}
+            ids = {"game"}
             columns = [named[c.name] if c.name in ids else c for c in table.columns
                        if c.name not in left]  # fmt: skip
             key = [named[c.name] if c.name in ids else c for c in table.primary_key.columns]
@@ -201,8 +200,6 @@ def table_digests(engine: Engine) -> dict[str, tuple[int, str]]:
             joined: FromClause = table
             if "game" in table.c:
                 joined = joined.outerjoin(GameRow, games.number == table.c.game)
-            if "move" in ids:
-                joined = joined.outerjoin(MoveText, texts.id == table.c.move)
             rows = conn.execute(select(*columns).select_from(joined).order_by(*key))
             if not table.primary_key:  # a tallies table: in the order of its rows' values
                 rows = sorted(rows, key=repr)  # type: ignore[assignment]

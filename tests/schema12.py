@@ -3,14 +3,15 @@ layout checked against tests/data/schema12.sqlite, which the toolkit wrote at d0
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 
 from sqlalchemy import Connection, insert, select, text
 
 from pdn.db.connection import connect
-from pdn.db.migration import POSITIONS_12
+from pdn.db.migration import POSITIONS_12, STAGED_12
 from pdn.db.postings import decoded
-from pdn.db.schema import PostingRow
+from pdn.db.schema import STAGED, PostingRow
 
 
 def written_back(db: str, version: int, layout: Callable[[Connection], None]) -> None:
@@ -33,7 +34,8 @@ def as_schema_12(db: str) -> None:
 
 def layout_12(conn: Connection) -> None:
     """This schema's rows as schema 12 wrote them: the postings a row each in the positions
-    table (digest, game, ply, move), in key order; the staged rows staged still."""
+    table (digest, game, ply, move), in key order; the staged positions staged still, a row
+    each."""
     stored = conn.execute(select(PostingRow.digest, PostingRow.data)).all()
     rows = sorted((d, *p) for d, data in stored for p in decoded(data))
     POSITIONS_12.create(conn)
@@ -41,3 +43,14 @@ def layout_12(conn: Connection) -> None:
     if rows:
         conn.execute(insert(POSITIONS_12), [dict(zip(names, r, strict=True)) for r in rows])
     PostingRow.__table__.drop(conn)  # type: ignore[attr-defined]
+    staged = [
+        (d, g, p, m - 1 if m else None)
+        for g, digests, moves in conn.execute(select(STAGED)).all()
+        for p, ((d,), (m,)) in enumerate(
+            zip(struct.iter_unpack("<q", digests), struct.iter_unpack("<I", moves), strict=True)
+        )
+    ]
+    STAGED.drop(conn)
+    STAGED_12.create(conn)
+    if staged:
+        conn.execute(insert(STAGED_12), [dict(zip(names, r, strict=True)) for r in staged])

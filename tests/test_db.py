@@ -344,7 +344,7 @@ def test_an_interrupted_import_leaves_whole_games_and_completes(tmp_path: Path) 
     with sqlite3.connect(target) as conn:  # every stored game is whole
         torn = conn.execute(
             "SELECT count(*) FROM games g WHERE g.plies + 1 != "
-            "(SELECT count(*) FROM positions_staged p WHERE p.game = g.number) "
+            "(SELECT length(p.digests) / 8 FROM positions_staged p WHERE p.game = g.number) "
             "OR NOT EXISTS (SELECT 1 FROM material_staged m WHERE m.game = g.number) "
             "OR NOT EXISTS (SELECT 1 FROM boards b WHERE b.game_id = g.id) "
             "OR NOT EXISTS (SELECT 1 FROM occurrences o WHERE o.game_id = g.id)"
@@ -388,12 +388,15 @@ EVEN_AFTER_TWO = GameFilter(material=parse_material("W:8,B:8"), material_plies=2
 
 
 def _staged(path: Path) -> tuple[int, int]:
-    """What an import moves into their tables at its end: the positions and the material runs
-    staged."""
+    """What an import moves into their tables at its end: the positions (a row a game, 8 bytes
+    a position's digest) and the material runs staged."""
     with sqlite3.connect(path) as conn:
         counts = [
-            conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-            for table in ("positions_staged", "material_staged")
+            conn.execute(query).fetchone()[0]
+            for query in (
+                "SELECT coalesce(sum(length(digests)) / 8, 0) FROM positions_staged",
+                "SELECT count(*) FROM material_staged",
+            )
         ]
     conn.close()
     return counts[0], counts[1]

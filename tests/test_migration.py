@@ -26,7 +26,7 @@ from sqlalchemy import Connection, Engine, delete, func, insert, select
 from conftest import postgres_database, postgres_reason, postings_cut, table_digests
 from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import DatabaseRefused, open_database
-from pdn.db.postings import every_posting
+from pdn.db.postings import every_posting, staged_row
 from pdn.db.questions import (
     GameFilter,
     draw_stats,
@@ -224,8 +224,16 @@ def staged_after(conn: Connection, number: int) -> None:
     later = postings_cut(
         conn, set(conn.execute(select(GameRow.number).where(GameRow.number > number)).scalars())
     )
-    names = ("digest", "game", "ply", "move")
-    conn.execute(insert(STAGED), [dict(zip(names, r, strict=True)) for r in later])
+    by_game: dict[int, list[tuple[int, int | None]]] = {}
+    for d, g, _, m in sorted(later, key=lambda r: (r[1], r[2])):
+        by_game.setdefault(g, []).append((d, m))
+    names = ("game", "digests", "moves")
+    rows = [
+        staged_row(g, b"".join(d.to_bytes(8, "little", signed=True) for d, _ in ps),
+                   [m for _, m in ps if m is not None])
+        for g, ps in by_game.items()
+    ]  # fmt: skip
+    conn.execute(insert(STAGED), [dict(zip(names, r, strict=True)) for r in rows])
     columns = [c.name for c in MATERIAL_STAGED.columns]
     runs = MaterialRow.__table__
     conn.execute(insert(MATERIAL_STAGED).from_select(
@@ -248,7 +256,7 @@ def test_staged_rows_are_migrated(
     with old.begin() as conn:
         staged_after(conn, 30)
     with old.connect() as conn:
-        staged = conn.execute(select(func.count()).select_from(STAGED)).scalar_one()
+        staged = conn.execute(select(func.sum(func.length(STAGED.c.digests)) / 8)).scalar_one()
         runs = conn.execute(select(func.count()).select_from(MATERIAL_STAGED)).scalar_one()
     assert staged > 1000 and runs > 100
     old.dispose()

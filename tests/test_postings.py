@@ -4,10 +4,20 @@ out, worked by hand, and every posting read back as written."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
+import pytest
+from sqlalchemy import func, select
 
+import pdn.db.postings
+from conftest import table_digests
+from pdn.db.connection import open_database
 from pdn.db.postings import LOOPED, decoded, parts
+from pdn.db.schema import GameRow
+from pdn.db.store import import_paths
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 
 def _parts(rows: list[tuple[int, int, int, int]]) -> list[tuple[int, bytes]]:
@@ -52,3 +62,23 @@ def test_every_width_and_count_reads_back() -> None:
         [(digest, data)] = _parts(rows)
         assert digest == 42
         assert decoded(data) == [(g, p, m - 1 if m else None) for _, g, p, m in rows]
+
+
+def test_postings_moved_in_by_ranges_of_digests_are_the_same(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an import of more staged postings than are sorted at a time cuts them into ranges of
+    # digests, each sorted and written apart (the 50 samples: a posting for each position of
+    # each game, 7 ranges of 500), and its parts are written a few digests at a time
+    whole = open_database(str(tmp_path / "whole.db"))
+    import_paths(whole, [SAMPLES])
+    monkeypatch.setattr(pdn.db.postings, "SORTED_AT_ONCE", 500)
+    monkeypatch.setattr(pdn.db.postings, "WRITTEN_AT_ONCE", 100)
+    cut = open_database(db)
+    import_paths(cut, [SAMPLES])
+    assert table_digests(cut) == table_digests(whole)
+    with whole.connect() as conn:
+        positions = conn.execute(select(func.sum(GameRow.plies + 1))).scalar_one()
+    assert table_digests(whole)["postings"][0] == positions > 3000
+    whole.dispose()
+    cut.dispose()

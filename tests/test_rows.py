@@ -386,8 +386,9 @@ def test_build_record_writes_the_one_by_one_rows(each_core: str, samples: list[P
         assert unpack(record.row["moves"]) == " ".join(texts)  # packed as the text is
         ps = replay.positions[: len(texts) + 1] if replay else []
         digests = [p.digest() for p in ps]
-        moves: list[str | None] = [*texts, None]
-        assert list(record.positions) == [(d, gid, i, moves[i]) for i, d in enumerate(digests)]
+        # each digest 8 bytes, little-endian, signed; the moves as written
+        assert record.digests == b"".join(d.to_bytes(8, "little", signed=True) for d in digests)
+        assert record.moves == tuple(texts)
         kept = digests[1 : OPENING_PLIES_KEPT + 1]
         assert record.row["opening"] == b"".join((d + 2**63).to_bytes(8, "big") for d in kept)
         runs = runs_by_grouping(ps)
