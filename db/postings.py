@@ -1,15 +1,18 @@
-"""The positions of the stored games as postings: a row per position digest, holding every
-game that reaches it, at which ply and with which move played from it.
+"""The positions of the stored games as postings: for each position digest, every game that
+reaches it, at which ply and with which move played from it; a row holds the digests that
+share their top 16 bits (its key, the prefix).
 
-A row's data is a sequence of parts, one for each import that moved positions with the digest
-in (an import stages a row per game: see :func:`staged_row` and pdn.db.staging): a byte of
-widths, the number of postings (a varint), then the postings, each the game's number, the ply
-(0 is the start) and the move's id in move_texts plus one (0: none, from a game's last
-position), little-endian in the widths of the byte (the fewest bytes the part's largest number
-of each takes). An import adds a part by appending it to the row (SQL's ``||``), so a row is
-never read back to be written. A game stored anew from an earlier place stages its rows
-again, which the build leaves out within an import and :func:`decoded` across them. Schema 12
-kept a row per position: 20 bytes each, the digest repeated for every game reaching it.
+A row's data is a sequence of parts, one for each import that moved positions of the row in
+(an import stages a row per game: see :func:`staged_row` and pdn.db.staging). A part: the
+number of its digests (a varint); each digest's low 48 bits (6 bytes), in order; then each
+digest's postings: a byte of widths, their number (a varint), and the postings, each the
+game's number, the ply (0 is the start) and the move's id in move_texts plus one (0: none, from
+a game's last position), little-endian in the widths of the byte (the fewest bytes the
+digest's largest number of each kind takes). An import adds a part by appending it to the row
+(SQL's ``||``), so a row is never read back to be written. A game stored anew from an earlier
+place stages its rows again, which the build leaves out within an import and :func:`unpacked`
+across them. Schema 12 kept a row per position: 20 bytes each, the digest repeated for every
+game reaching it; a row per digest took some 14 bytes of key and cell each.
 """
 
 from __future__ import annotations
@@ -35,13 +38,8 @@ CHUNK = 1 << 18  # rows of schema 12's positions read at a time (32 bytes each a
 Posting = tuple[int, int, int | None]  # the game's number, the ply, the move's id (none: last)
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n >= 0x80:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
+SHIFT = 48  # a row holds the digests of one value of their top 16 bits (its key)
+LOW = (1 << SHIFT) - 1  # the bits of a digest its row's data holds
 
 
 def parts(
@@ -50,8 +48,8 @@ def parts(
     plies: npt.NDArray[np.int64],
     moves: npt.NDArray[np.int64],
 ) -> list[tuple[int, bytes]]:
-    """Each digest's part (see the module's text) from postings sorted by digest, game and
-    ply (a posting repeated is kept once), each part in the widths its own numbers need."""
+    """Each row's part (see the module's text) from postings sorted by digest, game and ply (a
+    posting repeated is kept once), each digest's postings in the widths their numbers need."""
     import numpy as np
 
     if not len(digests):
@@ -60,33 +58,56 @@ def parts(
     fresh = np.ones(len(digests), dtype=bool)
     fresh[1:] = (key[:, 1:] != key[:, :-1]).any(axis=0)
     digests, games, plies, moves = digests[fresh], games[fresh], plies[fresh], moves[fresh]
-    bounds = np.concatenate([[0], np.flatnonzero(np.diff(digests)) + 1, [len(digests)]])
-    firsts, counts = bounds[:-1], np.diff(bounds)
-    columns = (games, plies, moves)
-    widths = [_widths(np.maximum.reduceat(c, firsts)) for c in columns]  # per digest
-    if widths[0].max() > 4 or widths[1].max() > 2 or widths[2].max() > 4 or games.min() < 0:
+    if games.min() < 0 or games.max() >> 32 or plies.max() >> 16 or moves.max() >> 32:
         raise ValueError("a posting past the numbers a part holds")
+    starts = _starts(digests)  # of each digest's postings
+    counts = np.diff([*starts, len(digests)])
+    columns = (games, plies, moves)
+    widths = [_widths(np.maximum.reduceat(c, starts)) for c in columns]  # per digest
     heads = (widths[0] - 1) | (widths[1] - 1) << 2 | (widths[2] - 1) << 3
-    out: list[tuple[int, bytes]] = [(0, b"")] * len(firsts)
-    keys = digests[firsts].tolist()
+    postings = [b""] * len(starts)  # each digest's: widths, count, records
     for head in np.unique(heads).tolist():
         chosen = heads == head
-        rows = np.repeat(chosen, counts)
         kept = (head & 3) + 1, (head >> 2 & 1) + 1, (head >> 3 & 3) + 1
+        taken = np.repeat(chosen, counts)
         records = np.concatenate(
-            [_bytes(c[rows], w) for c, w in zip(columns, kept, strict=True)], axis=1
+            [_bytes(c[taken], w) for c, w in zip(columns, kept, strict=True)], axis=1
         ).tobytes()
-        taken = counts[chosen]
-        ends = (np.cumsum(taken) * sum(kept)).tolist()
+        n = counts[chosen]
+        ends = (np.cumsum(n) * sum(kept)).tolist()
         lead = bytes([head])
         at = 0
-        for i, n, end in zip(np.flatnonzero(chosen).tolist(), taken.tolist(), ends, strict=True):
-            out[i] = (keys[i], lead + (SMALL[n] if n < 0x80 else _varint(n)) + records[at:end])
+        for i, count, end in zip(np.flatnonzero(chosen).tolist(), n.tolist(), ends, strict=True):
+            postings[i] = lead + _varint(count) + records[at:end]
             at = end
-    return out
+    prefixes = digests[starts] >> SHIFT
+    firsts = [*_starts(prefixes).tolist(), len(starts)]  # of each row's digests
+    lows = _bytes(digests[starts] & LOW, 6).tobytes()
+    return [
+        (p, _varint(b - a) + lows[6 * a : 6 * b] + b"".join(postings[a:b]))
+        for p, a, b in zip(prefixes[firsts[:-1]].tolist(), firsts, firsts[1:], strict=False)
+    ]
 
 
-SMALL = [bytes([n]) for n in range(0x80)]  # the counts a varint's one byte holds
+def _starts(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Where each run of equal *values* (sorted) begins."""
+    import numpy as np
+
+    return np.concatenate([[0], np.flatnonzero(np.diff(values)) + 1])
+
+
+def _varint(n: int) -> bytes:
+    if n < 0x80:
+        return SMALL[n]
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+SMALL = [bytes([n]) for n in range(0x80)]  # the varints of one byte
 
 
 def _widths(tops: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -102,29 +123,40 @@ def _bytes(column: npt.NDArray[np.int64], width: int) -> npt.NDArray[np.uint8]:
     return ((column[:, None] >> shifts) & 0xFF).astype(np.uint8)
 
 
-def decoded(data: bytes) -> list[Posting]:
-    """The postings of a row's *data*, in the order of game and ply, each once."""
-    out: list[Posting] = []
-    at = parts_read = 0
+def unpacked(prefix: int, data: bytes) -> dict[int, list[Posting]]:
+    """The postings of each digest of the row of *prefix* (its *data*), in the order of game
+    and ply, each once."""
+    out: dict[int, list[Posting]] = {}
+    again = False  # a digest in parts of several imports: a game stored anew is in two
+    at = 0
     while at < len(data):
-        head = data[at]
-        widths = (head & 3) + 1, (head >> 2 & 1) + 1, (head >> 3 & 3) + 1
-        n = shift = 0
-        at += 1
-        while True:
-            byte = data[at]
-            at += 1
-            n |= (byte & 0x7F) << shift
-            shift += 7
-            if byte < 0x80:
-                break
-        size = sum(widths)
-        out += _records(data[at : at + n * size], n, widths)
-        at += n * size
-        parts_read += 1
-    if parts_read > 1:  # parts of several imports: a game stored anew is in two
-        out = sorted(set(out))
+        k, at = _varint_at(data, at)
+        lows = [int.from_bytes(data[i : i + 6], "little") for i in range(at, at + 6 * k, 6)]
+        at += 6 * k
+        for low in lows:
+            head = data[at]
+            widths = (head & 3) + 1, (head >> 2 & 1) + 1, (head >> 3 & 3) + 1
+            n, at = _varint_at(data, at + 1)
+            size = n * sum(widths)
+            digest = prefix << SHIFT | low
+            again = again or digest in out
+            out.setdefault(digest, []).extend(_records(data[at : at + size], n, widths))
+            at += size
+    if again:
+        out = {d: sorted(set(ps)) for d, ps in out.items()}
     return out
+
+
+def _varint_at(data: bytes, at: int) -> tuple[int, int]:
+    """The varint at *at* of *data*, and where it ends."""
+    n = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        n |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return n, at
 
 
 LOOPED = 16  # a part of this many postings or fewer is read without numpy
@@ -156,15 +188,15 @@ def _records(data: bytes, n: int, widths: tuple[int, int, int]) -> list[Posting]
 
 
 def upsert(conn: Connection) -> str:
-    """The statement that appends a part to a digest's row (or makes the row)."""
+    """The statement that appends a part to a row (or makes the row)."""
     table = PostingRow.__tablename__
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     joined = f"{table}.data || excluded.data"
     if conn.dialect.name == "sqlite":  # || makes text of two blobs: the same bytes
         joined = f"CAST({joined} AS BLOB)"
     return (
-        f"INSERT INTO {table} (digest, data) VALUES ({mark}, {mark}) "
-        f"ON CONFLICT (digest) DO UPDATE SET data = {joined}"
+        f"INSERT INTO {table} (prefix, data) VALUES ({mark}, {mark}) "
+        f"ON CONFLICT (prefix) DO UPDATE SET data = {joined}"
     )
 
 
@@ -225,16 +257,16 @@ def _moved(conn: Connection, table: str) -> None:
 
 
 def _written(conn: Connection, found: npt.NDArray[np.void]) -> None:
-    """Add the parts of the postings *found* (in any order), a slice of digests at a time."""
+    """Add the parts of the postings *found* (in any order), a slice of rows at a time."""
     import numpy as np
 
     found = found[np.lexsort((found["ply"], found["game"], found["digest"]))]
     statement = upsert(conn)
-    d = found["digest"]
+    prefixes = found["digest"] >> SHIFT
     at = 0
     while at < len(found):
         end = min(at + WRITTEN_AT_ONCE, len(found))
-        end += int(np.searchsorted(d[end:], d[end - 1], side="right"))  # the digest whole
+        end += int(np.searchsorted(prefixes[end:], prefixes[end - 1], side="right"))  # whole
         cut = found[at:end]
         made = parts(*(cut[c].astype(np.int64) for c in ("digest", "game", "ply", "move")))
         conn.exec_driver_sql(statement, made)
@@ -284,8 +316,9 @@ def _staged(conn: Connection, table: str) -> Iterator[npt.NDArray[np.void]]:
 
 def added(conn: Connection, query: str) -> None:
     """Add a part to the postings of each digest the rows of *query* hold (digest, game, ply,
-    move id plus one; in that order), read a chunk at a time through the driver's cursor (a
-    digest's rows at a chunk's end wait for the next): the positions of schema 12."""
+    move id plus one; in that order), read a chunk at a time through the driver's cursor (the
+    postings of the last row's digests in a chunk wait for the next): the positions of schema
+    12."""
     import numpy as np
 
     cursor = _cursor(conn, query)
@@ -293,7 +326,7 @@ def added(conn: Connection, query: str) -> None:
     held = np.zeros((0, 4), np.int64)
     while chunk := cursor.fetchmany(CHUNK):
         block = np.concatenate([held, np.array(chunk, dtype=np.int64)])
-        last = np.flatnonzero(block[:, 0] != block[-1, 0])
+        last = np.flatnonzero(block[:, 0] >> SHIFT != block[-1, 0] >> SHIFT)
         cut = int(last[-1]) + 1 if len(last) else 0
         held = block[cut:]
         _append(conn, statement, block[:cut])
@@ -309,8 +342,9 @@ def _append(conn: Connection, statement: str, block: npt.NDArray[np.int64]) -> N
 
 def postings_at(conn: Connection, digest: int) -> list[Posting]:
     """The postings of position *digest*, staged ones included."""
-    stored = conn.execute(select(PostingRow.data).where(PostingRow.digest == digest)).scalar()
-    found = decoded(stored or b"")
+    prefix = digest >> SHIFT
+    stored = conn.execute(select(PostingRow.data).where(PostingRow.prefix == prefix)).scalar()
+    found = unpacked(prefix, stored or b"").get(digest, [])
     staged = {
         (g, p, m - 1 if m else None)
         for chunk in _staged(conn, STAGED.name)
@@ -325,15 +359,20 @@ def _rows(records: npt.NDArray[np.void]) -> Iterator[tuple[int, int, int]]:
     return zip(*columns, strict=True)
 
 
+def stored_postings(conn: Connection) -> Iterator[tuple[int, list[Posting]]]:
+    """Each stored position's digest and postings, a row at a time."""
+    query = select(PostingRow.prefix, PostingRow.data)
+    for prefix, data in conn.execute(query.execution_options(stream_results=True)):
+        yield from unpacked(prefix, data).items()
+
+
 def every_posting(conn: Connection) -> Iterator[tuple[int, list[Posting]]]:
     """Each stored position's digest and postings, staged ones included."""
     staged: dict[int, set[Posting]] = {}
     for chunk in _staged(conn, STAGED.name):
         for d, (g, p, m) in zip(chunk["digest"].tolist(), _rows(chunk), strict=True):
             staged.setdefault(d, set()).add((g, p, m - 1 if m else None))
-    query = select(PostingRow.digest, PostingRow.data)
-    for digest, data in conn.execute(query.execution_options(stream_results=True)):
-        found = decoded(data)
+    for digest, found in stored_postings(conn):
         more = staged.pop(digest, None)
         yield digest, sorted({*found, *more}) if more else found
     for digest, more in staged.items():

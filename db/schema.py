@@ -48,7 +48,8 @@ SCHEMA_VERSION = 13  # 2: game ids from the game hash, games.place; 3: a game is
 # bytes a row where the text takes 4 to 8)
 # 12: the boards rows hold each game's positions as XOR deltas (pdn.db.search.compressed), and
 # games.start_fen is none for a game from its variant's start
-# 13: postings: a row per position digest with every game reaching it (pdn.db.postings), where
+# 13: postings: a row per 16-bit prefix of the digests, with every game reaching each of its
+# positions (pdn.db.postings), where
 # the positions table had a row per position of every game (20 bytes each); an import stages
 # a row per game (positions_staged), where it staged a row per position
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
@@ -189,12 +190,13 @@ HELD_TAGS = {  # the tags with a column of their own in games (a Result tag of "
 
 
 class PostingRow(Base):
-    """A position of the stored games' main lines, keyed by its digest, with its postings: each
-    game reaching it (by games.number), at which ply (0 is the start) and with which move played
-    from it (by move_texts.id; none from the last), packed (see pdn.db.postings)."""
+    """The positions of the stored games' main lines whose digests share their top 16 bits
+    (*prefix*), each with its postings: each game reaching it (by games.number), at which ply
+    (0 is the start) and with which move played from it (by move_texts.id; none from the
+    last), packed (see pdn.db.postings)."""
 
     __tablename__ = "postings"
-    digest: Mapped[int] = mapped_column(GameId, primary_key=True, autoincrement=False)
+    prefix: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
 

@@ -19,7 +19,7 @@ from sqlalchemy import Connection, Engine, FromClause, create_engine, delete, se
 
 from pdn.archive.validate import validate_paths
 from pdn.db.connection import open_database
-from pdn.db.postings import decoded, every_posting, parts, upsert
+from pdn.db.postings import every_posting, parts, stored_postings, upsert
 from pdn.db.schema import Base, GameRow, MoveText, PostingRow
 from pdn.db.search import StoredPositions, stored_rows, words
 from pdn.db.store import ImportStats, import_paths
@@ -213,8 +213,7 @@ def table_digests(engine: Engine) -> dict[str, tuple[int, str]]:
 def postings_cut(conn: Connection, gone: set[int]) -> list[tuple[int, int, int, int | None]]:
     """Take the postings of the games numbered as in *gone* out of the stored ones; those
     postings, as (digest, game, ply, move id)."""
-    stored = conn.execute(select(PostingRow.digest, PostingRow.data)).all()
-    rows = [(d, *p) for d, data in stored for p in decoded(data)]
+    rows = sorted((d, *p) for d, found in stored_postings(conn) for p in found)
     kept = np.array([(d, g, p, 0 if m is None else m + 1) for d, g, p, m in rows if g not in gone])
     conn.execute(delete(PostingRow))
     if len(kept):

@@ -10,7 +10,7 @@ from sqlalchemy import Connection, insert, select, text
 
 from pdn.db.connection import connect
 from pdn.db.migration import POSITIONS_12, STAGED_12
-from pdn.db.postings import decoded
+from pdn.db.postings import stored_postings
 from pdn.db.schema import STAGED, PostingRow
 
 
@@ -36,8 +36,7 @@ def layout_12(conn: Connection) -> None:
     """This schema's rows as schema 12 wrote them: the postings a row each in the positions
     table (digest, game, ply, move), in key order; the staged positions staged still, a row
     each."""
-    stored = conn.execute(select(PostingRow.digest, PostingRow.data)).all()
-    rows = sorted((d, *p) for d, data in stored for p in decoded(data))
+    rows = sorted((d, *p) for d, found in stored_postings(conn) for p in found)
     POSITIONS_12.create(conn)
     names = [c.name for c in POSITIONS_12.columns]
     if rows:

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 import pdn.db.postings
 from conftest import table_digests
 from pdn.db.connection import open_database
-from pdn.db.postings import LOOPED, decoded, parts
+from pdn.db.postings import LOOPED, parts, unpacked
 from pdn.db.schema import GameRow
 from pdn.db.store import import_paths
 
@@ -26,25 +26,29 @@ def _parts(rows: list[tuple[int, int, int, int]]) -> list[tuple[int, bytes]]:
 
 
 def test_a_part_is_laid_out_as_documented() -> None:
-    # digest -5: games up to 300, two bytes each; plies and moves up to 3, one byte: widths
-    # byte (2 - 1) | (1 - 1) << 2 | (1 - 1) << 3 = 1; then the count, then the records
-    # little-endian (300 = 0x012C), a move's id plus one (0: none); digest 7: game 2, a byte
-    # (widths byte 0)
-    made = _parts([(-5, 1, 0, 0), (-5, 300, 3, 2), (7, 2, 1, 1)])
+    # digest -5 is in the row of prefix -1 (its top 16 bits), its low 48 bits 2**48 - 5: one
+    # digest, its low bits in 6 bytes, then its postings: games up to 300 take two bytes,
+    # plies and moves up to 3 one, widths byte (2 - 1) | (1 - 1) << 2 | (1 - 1) << 3 = 1,
+    # their count, the records little-endian (300 = 0x012C), a move's id plus one (0: none);
+    # digests 7 and 9 share the row of prefix 0, every number in a byte (widths byte 0)
+    made = _parts([(-5, 1, 0, 0), (-5, 300, 3, 2), (7, 2, 1, 1), (9, 4, 0, 0)])
     assert made == [
-        (-5, bytes([1, 2, 1, 0, 0, 0, 0x2C, 0x01, 3, 2])),
-        (7, bytes([0, 1, 2, 1, 1])),
+        (-1, bytes([1, *[0xFB, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], 1, 2, 1, 0, 0, 0, 0x2C, 1, 3, 2])),
+        (0, bytes([2, *[7, 0, 0, 0, 0, 0], *[9, 0, 0, 0, 0, 0], 0, 1, 2, 1, 1, 0, 1, 4, 0, 0])),
     ]
-    assert decoded(made[0][1]) == [(1, 0, None), (300, 3, 1)]
-    assert decoded(made[1][1]) == [(2, 1, 0)]
+    assert unpacked(-1, made[0][1]) == {-5: [(1, 0, None), (300, 3, 1)]}
+    assert unpacked(0, made[1][1]) == {7: [(2, 1, 0)], 9: [(4, 0, None)]}
 
 
 def test_a_posting_staged_twice_is_packed_once_and_parts_read_as_one() -> None:
     # a game stored anew from an earlier place stages its positions again
     [(_, once)] = _parts([(9, 4, 2, 1), (9, 4, 2, 1), (9, 6, 0, 0)])
-    assert decoded(once) == [(4, 2, 0), (6, 0, None)]
-    [(_, later)] = _parts([(9, 5, 1, 3), (9, 6, 0, 0)])  # another import, game 6 again
-    assert decoded(once + later) == [(4, 2, 0), (5, 1, 2), (6, 0, None)]
+    assert unpacked(0, once) == {9: [(4, 2, 0), (6, 0, None)]}
+    [(_, later)] = _parts([(9, 5, 1, 3), (9, 6, 0, 0), (11, 6, 1, 0)])  # another import
+    assert unpacked(0, once + later) == {
+        9: [(4, 2, 0), (5, 1, 2), (6, 0, None)],
+        11: [(6, 1, None)],
+    }
 
 
 def test_every_width_and_count_reads_back() -> None:
@@ -59,9 +63,16 @@ def test_every_width_and_count_reads_back() -> None:
             {(42, rng.randrange(1, top_game), rng.randrange(top_ply), rng.randrange(top_move))
              for _ in range(n)} | {(42, top_game, top_ply, top_move)}
         )  # fmt: skip
-        [(digest, data)] = _parts(rows)
-        assert digest == 42
-        assert decoded(data) == [(g, p, m - 1 if m else None) for _, g, p, m in rows]
+        [(prefix, data)] = _parts(rows)
+        assert prefix == 0
+        assert unpacked(0, data) == {42: [(g, p, m - 1 if m else None) for _, g, p, m in rows]}
+    # a row of many digests, one of them reached by 300 games
+    rows = sorted({(d << 20, g, 0, 1) for d in range(300) for g in range(d % 3 + (d == 7) * 300)})
+    [(prefix, data)] = _parts(rows)
+    want: dict[int, list[tuple[int, int, int | None]]] = {}
+    for d, g, p, m in rows:
+        want.setdefault(d, []).append((g, p, m - 1))
+    assert prefix == 0 and unpacked(0, data) == want
 
 
 def test_postings_moved_in_by_ranges_of_digests_are_the_same(
