@@ -74,7 +74,7 @@ def grow(engine: Engine, target: int = TARGET) -> int:
 
 def _grow_postings(conn: Connection, span: int, copies: int) -> None:
     """Copies 1 to *copies* - 1 of the original games' postings (numbers up to *span*), each
-    game's number k times *span* on, a part added to each digest's row per copy."""
+    game's number k times *span* on, a part added to each row per copy."""
     found = [(d, g, p, 0 if m is None else m + 1) for d, fs in every_posting(conn)
              for g, p, m in fs if g <= span]  # fmt: skip
     rows = np.array(found, dtype=np.int64).reshape(-1, 4)

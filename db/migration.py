@@ -370,7 +370,8 @@ def _to_12(conn: Connection) -> None:
 
 
 def _to_13(conn: Connection) -> None:
-    """Schema 12 to 13: the positions become postings, a row per digest (pdn.db.postings),
+    """Schema 12 to 13: the positions become postings, a row per prefix of their digests
+    (pdn.db.postings),
     read in key order, and the staged ones (a killed import's) added to them; the staging
     table made anew, a row a game (on PostgreSQL without the statement timeout)."""
     postgresql = conn.dialect.name == "postgresql"

@@ -40,6 +40,7 @@ Posting = tuple[int, int, int | None]  # the game's number, the ply, the move's 
 
 SHIFT = 48  # a row holds the digests of one value of their top 16 bits (its key)
 LOW = (1 << SHIFT) - 1  # the bits of a digest its row's data holds
+PREFIXES = 1 << (64 - SHIFT)  # the rows there can be
 
 
 def parts(
@@ -58,17 +59,17 @@ def parts(
     fresh = np.ones(len(digests), dtype=bool)
     fresh[1:] = (key[:, 1:] != key[:, :-1]).any(axis=0)
     digests, games, plies, moves = digests[fresh], games[fresh], plies[fresh], moves[fresh]
-    if games.min() < 0 or games.max() >> 32 or plies.max() >> 16 or moves.max() >> 32:
+    if games.min() < 0 or games.max() >> 32 or plies.max() >> 32 or moves.max() >> 32:
         raise ValueError("a posting past the numbers a part holds")
     starts = _starts(digests)  # of each digest's postings
     counts = np.diff([*starts, len(digests)])
     columns = (games, plies, moves)
     widths = [_widths(np.maximum.reduceat(c, starts)) for c in columns]  # per digest
-    heads = (widths[0] - 1) | (widths[1] - 1) << 2 | (widths[2] - 1) << 3
+    heads = (widths[0] - 1) | (widths[1] - 1) << 2 | (widths[2] - 1) << 4
     postings = [b""] * len(starts)  # each digest's: widths, count, records
     for head in np.unique(heads).tolist():
         chosen = heads == head
-        kept = (head & 3) + 1, (head >> 2 & 1) + 1, (head >> 3 & 3) + 1
+        kept = (head & 3) + 1, (head >> 2 & 3) + 1, (head >> 4 & 3) + 1
         taken = np.repeat(chosen, counts)
         records = np.concatenate(
             [_bytes(c[taken], w) for c, w in zip(columns, kept, strict=True)], axis=1
@@ -135,15 +136,15 @@ def unpacked(prefix: int, data: bytes) -> dict[int, list[Posting]]:
         at += 6 * k
         for low in lows:
             head = data[at]
-            widths = (head & 3) + 1, (head >> 2 & 1) + 1, (head >> 3 & 3) + 1
+            widths = (head & 3) + 1, (head >> 2 & 3) + 1, (head >> 4 & 3) + 1
             n, at = _varint_at(data, at + 1)
             size = n * sum(widths)
             digest = prefix << SHIFT | low
             again = again or digest in out
             out.setdefault(digest, []).extend(_records(data[at : at + size], n, widths))
             at += size
-    if again:
-        out = {d: sorted(set(ps)) for d, ps in out.items()}
+    if again:  # a posting once for each game and ply, as parts() keeps it
+        out = {d: sorted({(g, p): (g, p, m) for g, p, m in ps}.values()) for d, ps in out.items()}
     return out
 
 
@@ -159,7 +160,7 @@ def _varint_at(data: bytes, at: int) -> tuple[int, int]:
             return n, at
 
 
-LOOPED = 16  # a part of this many postings or fewer is read without numpy
+LOOPED = 16  # a digest's postings in a part, this many or fewer, are read without numpy
 
 
 def _records(data: bytes, n: int, widths: tuple[int, int, int]) -> list[Posting]:
@@ -216,21 +217,21 @@ def move_in(conn: Connection) -> None:
         conn.execute(STAGED.delete())
         return
     run = conn.exec_driver_sql
-    run(f"CREATE TEMPORARY TABLE {MOVING} (LIKE {STAGED.name}) ON COMMIT DROP")
-    run(f"WITH moved AS (DELETE FROM {STAGED.name} RETURNING *) INSERT INTO {MOVING} "
+    run(f"CREATE TEMPORARY TABLE {TAKEN} (LIKE {STAGED.name}) ON COMMIT DROP")
+    run(f"WITH moved AS (DELETE FROM {STAGED.name} RETURNING *) INSERT INTO {TAKEN} "
         "SELECT * FROM moved")  # fmt: skip
-    _moved(conn, MOVING)
-    run(f"DROP TABLE {MOVING}")
+    _moved(conn, TAKEN)
+    run(f"DROP TABLE {TAKEN}")
 
 
-MOVING = "positions_moving"  # PostgreSQL: the staged rows move_in takes
+TAKEN = "positions_moving"  # PostgreSQL: the staged rows move_in takes
 SORTED_AT_ONCE = 1 << 21  # postings sorted at a time (some 60 bytes each in numpy's arrays)
 WRITTEN_AT_ONCE = 1 << 16  # postings whose parts are made and written at a time
 
 
 def _moved(conn: Connection, table: str) -> None:
     """Add a part to the postings of each digest the staged rows of *table* reach, sorted by
-    digest, game and ply: more than SORTED_AT_ONCE cut by ranges of digests into files apart
+    digest, game and ply: more than SORTED_AT_ONCE cut by ranges of prefixes into files apart
     (one read of the rows), each range then sorted and written in turn."""
     import numpy as np
 
@@ -239,14 +240,15 @@ def _moved(conn: Connection, table: str) -> None:
     if ranges <= 1:
         _written(conn, np.concatenate([np.zeros(0, _record()), *_staged(conn, table)]))
         return
-    step = np.uint64(-(-(1 << 64) // ranges))
+    ranges = min(ranges, PREFIXES)
+    step = -(-PREFIXES // ranges)  # prefixes a range: a row's postings in one range
     with tempfile.TemporaryDirectory(prefix="pdn-postings-") as spill:
         paths = [Path(spill) / str(k) for k in range(ranges)]
         files = [path.open("wb") for path in paths]
-        for chunk in _staged(conn, table):  # the digest's sign bit flipped: in order unsigned
-            k = (chunk["digest"].view(np.uint64) ^ np.uint64(1 << 63)) // step
+        for chunk in _staged(conn, table):
+            k = ((chunk["digest"] >> SHIFT) + PREFIXES // 2) // step
             order = np.argsort(k, kind="stable")
-            ends = np.searchsorted(k[order], np.arange(ranges + 1, dtype=np.uint64))
+            ends = np.searchsorted(k[order], np.arange(ranges + 1))
             for i, f in enumerate(files):
                 chunk[order[ends[i] : ends[i + 1]]].tofile(f)
         for f in files:
@@ -290,10 +292,10 @@ def _cursor(conn: Connection, query: str) -> Any:
 
 @cache
 def _record() -> np.dtype[np.void]:
-    """A posting as numpy holds it to sort it: 18 bytes."""
+    """A posting as numpy holds it to sort it: 20 bytes."""
     import numpy as np
 
-    return np.dtype([("digest", "<i8"), ("game", "<u4"), ("ply", "<u2"), ("move", "<u4")])
+    return np.dtype([("digest", "<i8"), ("game", "<u4"), ("ply", "<u4"), ("move", "<u4")])
 
 
 def _staged(conn: Connection, table: str) -> Iterator[npt.NDArray[np.void]]:

@@ -22,7 +22,9 @@ from pdn.db.schema import MATERIAL_STAGED, STAGED, Base
 
 @dataclass(frozen=True, slots=True)
 class Staging:
-    """A table filled through *staged* (see pdn.db.schema.staging_table)."""
+    """A table filled through *staged*: the material runs through a table of their own columns
+    (pdn.db.schema.staging_table), read with them by :func:`every_row`; the postings through a
+    row per game (pdn.db.postings, which reads them)."""
 
     table: Table
     staged: Table

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 
 import pdn.db.postings
 from conftest import table_digests
 from pdn.db.connection import open_database
-from pdn.db.postings import LOOPED, parts, unpacked
-from pdn.db.schema import GameRow
+from pdn.db.postings import LOOPED, parts, postings_at, staged_row, unpacked
+from pdn.db.schema import STAGED, GameRow, PostingRow
+from pdn.db.staging import move_staged
 from pdn.db.store import import_paths
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
@@ -28,7 +29,7 @@ def _parts(rows: list[tuple[int, int, int, int]]) -> list[tuple[int, bytes]]:
 def test_a_part_is_laid_out_as_documented() -> None:
     # digest -5 is in the row of prefix -1 (its top 16 bits), its low 48 bits 2**48 - 5: one
     # digest, its low bits in 6 bytes, then its postings: games up to 300 take two bytes,
-    # plies and moves up to 3 one, widths byte (2 - 1) | (1 - 1) << 2 | (1 - 1) << 3 = 1,
+    # plies and moves up to 3 one, widths byte (2 - 1) | (1 - 1) << 2 | (1 - 1) << 4 = 1,
     # their count, the records little-endian (300 = 0x012C), a move's id plus one (0: none);
     # digests 7 and 9 share the row of prefix 0, every number in a byte (widths byte 0)
     made = _parts([(-5, 1, 0, 0), (-5, 300, 3, 2), (7, 2, 1, 1), (9, 4, 0, 0)])
@@ -56,7 +57,7 @@ def test_every_width_and_count_reads_back() -> None:
     for top_game, top_ply, top_move, n in [
         (200, 200, 200, 1),
         (70_000, 300, 70_000, LOOPED),
-        (1 << 24, 65_535, 1 << 24, LOOPED + 1),  # read by numpy
+        (1 << 24, 65_536, 1 << 24, LOOPED + 1),  # read by numpy; a ply past two bytes
         (1 << 31, 9, 3, 300),  # a count past one varint byte
     ]:
         rows = sorted(
@@ -93,3 +94,28 @@ def test_postings_moved_in_by_ranges_of_digests_are_the_same(
     assert table_digests(whole)["postings"][0] == positions > 3000
     whole.dispose()
     cut.dispose()
+
+
+def test_a_long_game_moved_in_by_three_ranges(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a game of 70,000 positions (plies past two bytes) staged, then moved in by three ranges
+    # of prefixes (not a power of two): each row gets one part, its prefixes whole in a range
+    engine = open_database(str(tmp_path / "long.db"))
+    rng = random.Random(5)
+    digests = [rng.randrange(-(2**63), 2**63) for _ in range(70_000)]
+    packed = b"".join(d.to_bytes(8, "little", signed=True) for d in digests)
+    monkeypatch.setattr(pdn.db.postings, "SORTED_AT_ONCE", 25_000)
+    names = ("game", "digests", "moves")
+    with engine.begin() as conn:
+        conn.execute(
+            insert(STAGED), [dict(zip(names, staged_row(1, packed, [0] * 69_999), strict=True))]
+        )
+        move_staged(conn)
+    with engine.connect() as conn:
+        stored = dict(conn.execute(select(PostingRow.prefix, PostingRow.data)).all())
+        assert postings_at(conn, digests[-1]) == [(1, 69_999, None)]
+        assert postings_at(conn, digests[0]) == [(1, 0, 0)]
+    rows = sorted((d, 1, p, 1 if p < 69_999 else 0) for p, d in enumerate(digests))
+    assert stored == dict(_parts(rows))
+    engine.dispose()
