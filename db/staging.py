@@ -3,10 +3,10 @@
 An import appends the rows of the games it writes to a staging table, which has no index, and
 moves them into their table once it has written its games, sorted by the table's key: rows so
 inserted fill the table's pages one after another, where rows inserted game by game land all
-over them (see docs/speed.md); the positions become a part of each digest's postings
-(pdn.db.postings). The questions read the staged rows too, when there are any, so
-that what a running or interrupted import wrote is found as well; the next import, or opening
-the database for writing, moves them.
+over them (see docs/speed.md); the positions, staged a row per game, become a part of each
+row of the postings they reach (pdn.db.postings). The questions read the staged rows too,
+when there are any, so that what a running or interrupted import wrote is found as well; the
+next import, or opening the database for writing, moves them.
 """
 
 from __future__ import annotations
