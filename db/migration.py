@@ -44,6 +44,7 @@ from pdn.db.schema import (
     MoveText,
     PostingRow,
     SquaresRow,
+    staging_table,
 )
 from pdn.db.staging import give_back_pages
 from pdn.db.tallies import tallies_from_games
@@ -62,14 +63,7 @@ POSITIONS_12 = Table(  # a row per position of each game (13 made the postings)
     Column("move", Integer),
     sqlite_with_rowid=False,
 )
-STAGED_12 = Table(  # a row per position (13 stages a row per game)
-    "positions_staged",
-    _LAID_12,
-    Column("digest", BigInteger, nullable=False),
-    Column("game", Integer, nullable=False),
-    Column("ply", Integer, nullable=False),
-    Column("move", Integer),
-)
+STAGED_12 = staging_table("positions_staged", POSITIONS_12)  # 13 stages a row per game
 _LAYOUTS: dict[int, MetaData] = {}  # older schemas' tables, by version (see _laid_out)
 
 

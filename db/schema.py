@@ -49,9 +49,9 @@ SCHEMA_VERSION = 13  # 2: game ids from the game hash, games.place; 3: a game is
 # 12: the boards rows hold each game's positions as XOR deltas (pdn.db.search.compressed), and
 # games.start_fen is none for a game from its variant's start
 # 13: postings: a row per 16-bit prefix of the digests, with every game reaching each of its
-# positions (pdn.db.postings), where
-# the positions table had a row per position of every game (20 bytes each); an import stages
-# a row per game (positions_staged), where it staged a row per position
+# positions (pdn.db.postings), where the positions table had a row per position of every game
+# (20 bytes each); an import stages a row per game (positions_staged), where it staged a row
+# per position
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -212,9 +212,10 @@ class MoveText(Base):
 
 def staging_table(name: str, table: Table) -> Table:
     """Where an import writes the rows of *table* as they come, to move them in sorted once it
-    has written its games (see pdn.db.staging): *table*'s columns, without a key or index."""
+    has written its games (see pdn.db.staging): *table*'s columns, without a key or index, in
+    *table*'s metadata."""
     columns = (Column(c.name, c.type, nullable=c.nullable) for c in table.columns)
-    return Table(name, Base.metadata, *columns)
+    return Table(name, table.metadata, *columns)
 
 
 STAGED = Table(  # the positions of the games an import writes, a row a game, till it moves
