@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, FromClause, Select, Table, select, union
+from sqlalchemy import Connection, Engine, FromClause, Select, Table, literal, select, union
 
 from pdn.db.postings import move_in
 from pdn.db.schema import MATERIAL_STAGED, STAGED, Base
@@ -22,9 +22,8 @@ from pdn.db.schema import MATERIAL_STAGED, STAGED, Base
 
 @dataclass(frozen=True, slots=True)
 class Staging:
-    """A table filled through *staged*: the material runs through a table of their own columns
-    (pdn.db.schema.staging_table), read with them by :func:`every_row`; the postings through a
-    row per game (pdn.db.postings, which reads them)."""
+    """A table filled through *staged*, a table of its columns (pdn.db.schema.staging_table):
+    the material runs (the positions are staged a row per game: pdn.db.postings)."""
 
     table: Table
     staged: Table
@@ -40,26 +39,24 @@ class Staging:
         return tuple(c.name for c in self.table.primary_key.columns)
 
 
-POSITIONS = Staging(Base.metadata.tables["postings"], STAGED)  # moved by move_in
 MATERIAL = Staging(Base.metadata.tables["material"], MATERIAL_STAGED)
-STAGINGS = (POSITIONS, MATERIAL)
 
 
-def any_staged(engine: Engine, staging: Staging) -> bool:
-    """Whether any row of *staging* is staged (an import at work, or killed)."""
+def any_staged(engine: Engine, staged: Table) -> bool:
+    """Whether any row is *staged* (an import at work, or killed)."""
     with engine.connect() as conn:
-        return staged_in(conn, staging)
+        return staged_in(conn, staged)
 
 
-def staged_in(conn: Connection, staging: Staging) -> bool:
-    """Whether any row of *staging* is staged."""
-    return conn.execute(select(*staging.staged.c).limit(1)).first() is not None
+def staged_in(conn: Connection, staged: Table) -> bool:
+    """Whether any row is *staged*."""
+    return conn.execute(select(literal(1)).select_from(staged).limit(1)).first() is not None
 
 
 def every_row(engine: Engine, staging: Staging) -> FromClause:
     """Every row of *staging*'s table, staged ones included, each once (a game stored anew from
     an earlier place stages its rows again)."""
-    if not any_staged(engine, staging):
+    if not any_staged(engine, staging.staged):
         return staging.table
     return union(_every(staging, staging.table), _every(staging, staging.staged)).subquery()
 
@@ -92,16 +89,16 @@ def move_staged(conn: Connection, give_back: bool = True) -> None:
             "ON CONFLICT DO NOTHING"
         )
         return
-    staged = [s for s in STAGINGS if staged_in(conn, s)]  # nobody stages meanwhile
-    if POSITIONS in staged:
+    positions, runs = staged_in(conn, STAGED), staged_in(conn, m.staged)  # nobody meanwhile
+    if positions:
         move_in(conn)
-    if MATERIAL in staged:
+    if runs:
         conn.exec_driver_sql(
             f"INSERT OR IGNORE INTO {m.table.name} ({m.columns}) SELECT {m.columns} FROM "
             f"{m.staged.name} ORDER BY {order}"
         )
         conn.exec_driver_sql(f"DELETE FROM {m.staged.name}")
-    if staged and give_back:
+    if (positions or runs) and give_back:
         give_back_pages(conn)
 
 
