@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-CHUNK = 1 << 18  # rows of schema 12's positions read at a time (32 bytes each as numbers)
+CHUNK = 1 << 18  # rows of schema 12's positions read at a time (20 bytes each as records)
 
 
 Posting = tuple[int, int, int | None]  # the game's number, the ply, the move's id (none: last)
@@ -324,22 +324,15 @@ def added(conn: Connection, query: str) -> None:
     import numpy as np
 
     cursor = _cursor(conn, query)
-    statement = upsert(conn)
-    held = np.zeros((0, 4), np.int64)
+    held = np.zeros(0, _record())
     while chunk := cursor.fetchmany(CHUNK):
-        block = np.concatenate([held, np.array(chunk, dtype=np.int64)])
-        last = np.flatnonzero(block[:, 0] >> SHIFT != block[-1, 0] >> SHIFT)
-        cut = int(last[-1]) + 1 if len(last) else 0
+        block = np.concatenate([held, np.array(chunk, dtype=_record())])
+        prefixes = block["digest"] >> SHIFT
+        cut = int(np.searchsorted(prefixes, prefixes[-1]))
         held = block[cut:]
-        _append(conn, statement, block[:cut])
+        _written(conn, block[:cut])
     cursor.close()
-    _append(conn, statement, held)
-
-
-def _append(conn: Connection, statement: str, block: npt.NDArray[np.int64]) -> None:
-    made = parts(block[:, 0], block[:, 1], block[:, 2], block[:, 3])
-    if made:
-        conn.exec_driver_sql(statement, made)
+    _written(conn, held)
 
 
 def postings_at(conn: Connection, digest: int) -> list[Posting]:
