@@ -5,14 +5,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from pdn.rules.geometry import Geometry
-from pdn.rules.move import Counts, Squares
+from pdn.rules.move import Counts, Move, Squares
 from pdn.rules.position import Position, core
 
-if TYPE_CHECKING:  # (pdn.replay imports this module)
-    from pdn.replay import Replay
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from pdn.rules.variants import Variant
+
+
+class Played(Protocol):
+    """What :func:`main_line` reads of a replay (pdn.replay.Replay, which imports this module)."""
+
+    @property
+    def moves(self) -> Sequence[Move]: ...
+
+    @property
+    def positions(self) -> Sequence[Position]: ...
+
+    @property
+    def variant(self) -> Variant: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +48,7 @@ def square_labels(g: Geometry) -> tuple[str, ...]:
     return tuple(g.label(s) if s in g.coords else "" for s in range(g.size))
 
 
-def main_line(replay: Replay) -> list[str]:
+def main_line(replay: Played) -> list[str]:
     """The replayed main line, each move in its PDN 3.0 short form (the long form only where
     another legal capture has the same start and end)."""
     if not replay.moves:
