@@ -24,7 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import ARRAY
 
-from pdn.db.postings import every_posting, postings_at
+from pdn.db.postings import postings_at, postings_between
 from pdn.db.schema import DIGEST_BYTES, OPENING_PLIES_KEPT, MoveText
 
 
@@ -62,6 +62,16 @@ def opening_digests(blob: bytes) -> list[int]:
     return [d - OFFSET for d in struct.unpack(f">{len(blob) // DIGEST_BYTES}Q", blob)]
 
 
+def later_digests(conn: Connection, games: Sequence[int], plies: int) -> dict[int, list[int]]:
+    """The digests after the plies past those games.opening keeps, up to ply *plies*, of each
+    of *games* (by number) that has any, in ply order, from the postings."""
+    found: dict[int, list[int]] = {}
+    postings = postings_between(conn, OPENING_PLIES_KEPT + 1, plies, games)
+    for digest, game, _, _ in sorted(postings, key=lambda p: p[2]):
+        found.setdefault(game, []).append(digest)
+    return found
+
+
 def reaching(engine: Engine, digest: int) -> Subquery:
     """The postings of the position *digest* as rows (columns digest, game, ply, move: game is
     the game's number, move the id of the move played), staged ones included (an import at
@@ -75,7 +85,7 @@ def at_ply(engine: Engine, ply: int) -> Subquery:
     """The postings at ply *ply* of every game as rows (columns as :func:`reaching`), staged
     ones included: every posting read."""
     with engine.connect() as conn:
-        found = [(d, g, ply, m) for d, ps in every_posting(conn) for g, p, m in ps if p == ply]
+        found = postings_between(conn, ply, ply)
     return rows_table(engine, found)
 
 

@@ -361,6 +361,114 @@ def stored_postings(conn: Connection) -> Iterator[tuple[int, list[Posting]]]:
         yield from unpacked(prefix, data).items()
 
 
+AT_PLY_BYTES = 1 << 22  # bytes of postings rows read into one pass of :func:`_between`
+
+
+def postings_between(
+    conn: Connection, first: int, last: int, games: Sequence[int] | None = None
+) -> list[tuple[int, int, int, int | None]]:
+    """The digest, game, ply and move (None: the last position) of every posting at plies
+    *first* to *last* (of *games* only, if given: their numbers), staged ones included, each
+    (digest, game, ply) once: each row's digests walked to find their records, the records
+    read in numpy."""
+    import numpy as np
+
+    wanted = None if games is None else np.array(sorted(set(games)), np.int64)
+    found: list[tuple[int, int, int, int]] = []  # the move its id plus one
+    batch: list[tuple[int, bytes]] = []
+    size = 0
+    query = select(PostingRow.prefix, PostingRow.data)
+    for prefix, data in conn.execute(query.execution_options(stream_results=True)):
+        batch.append((prefix, data))
+        size += len(data)
+        if size >= AT_PLY_BYTES:
+            found += _between(batch, first, last, wanted)
+            batch, size = [], 0
+    found += _between(batch, first, last, wanted)
+    for chunk in _staged(conn, STAGED.name):
+        kept = chunk[(chunk["ply"] >= first) & (chunk["ply"] <= last)]
+        if wanted is not None:
+            kept = kept[np.isin(kept["game"], wanted)]
+        found += zip(*(kept[c].tolist() for c in ("digest", "game", "ply", "move")), strict=True)
+    if not found:
+        return []
+    rows = np.array(found, dtype=np.int64).reshape(-1, 4)
+    _, once = np.unique(rows[:, :3], axis=0, return_index=True)  # a game stored anew: twice
+    return [(d, g, p, m - 1 if m else None) for d, g, p, m in rows[np.sort(once)].tolist()]
+
+
+WIDTHS = [(h & 3) + (h >> 2 & 3) + (h >> 4 & 3) + 3 for h in range(0x40)]  # a record's bytes
+
+
+def _between(
+    rows: list[tuple[int, bytes]], first: int, last: int, games: npt.NDArray[np.int64] | None
+) -> list[tuple[int, int, int, int]]:
+    """The postings of *rows* (prefix, data) at plies *first* to *last* (of *games* only, if
+    given): digest, game, ply, move id plus one."""
+    import numpy as np
+
+    digests: list[int] = []
+    heads: list[int] = []
+    starts: list[int] = []  # of each digest's records, in the rows' data joined
+    counts: list[int] = []
+    base = 0
+    for prefix, data in rows:
+        high = prefix << SHIFT
+        at = 0
+        while at < len(data):
+            k, at = _varint_at(data, at)
+            lows = struct.unpack_from("<" + "IH" * k, data, at) if k else ()
+            digests += [high | lows[i] | lows[i + 1] << 32 for i in range(0, 2 * k, 2)]
+            at += 6 * k
+            for _ in range(k):
+                head = data[at]
+                n = data[at + 1]
+                if n < 0x80:
+                    at += 2
+                else:
+                    n, at = _varint_at(data, at + 1)
+                heads.append(head)
+                starts.append(base + at)
+                counts.append(n)
+                at += n * WIDTHS[head]
+        base += len(data)
+    if not digests:
+        return []
+    joined = np.frombuffer(b"".join(d for _, d in rows), np.uint8)
+    head_of, start_of, count_of = np.array(heads), np.array(starts), np.array(counts)
+    digest_of = np.array(digests, np.int64)
+    out: list[tuple[int, int, int, int]] = []
+    for head in np.unique(head_of).tolist():
+        g, p, m = (head & 3) + 1, (head >> 2 & 3) + 1, (head >> 4 & 3) + 1
+        chosen = head_of == head
+        n = count_of[chosen]
+        records = np.repeat(start_of[chosen], n)
+        records += (np.arange(len(records)) - np.repeat(np.cumsum(n) - n, n)) * (g + p + m)
+        plies = _numbers(joined, records + g, p)
+        hit = (plies >= first) & (plies <= last)
+        numbers = _numbers(joined, records[hit], g)
+        columns = [
+            np.repeat(digest_of[chosen], n)[hit],
+            numbers,
+            plies[hit],
+            _numbers(joined, records[hit] + g + p, m),
+        ]
+        if games is not None:
+            columns = [c[np.isin(numbers, games)] for c in columns]
+        out += zip(*(c.tolist() for c in columns), strict=True)
+    return out
+
+
+def _numbers(joined: npt.NDArray[np.uint8], at: npt.NDArray[np.int64], width: int) -> Any:
+    """The little-endian numbers of *width* bytes at each of *at* in *joined*."""
+    import numpy as np
+
+    total = np.zeros(len(at), np.int64)
+    for i in range(width):
+        total |= joined[at + i].astype(np.int64) << (8 * i)
+    return total
+
+
 def every_posting(conn: Connection) -> Iterator[tuple[int, list[Posting]]]:
     """Each stored position's digest and postings, staged ones included."""
     staged: dict[int, set[Posting]] = {}

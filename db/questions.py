@@ -44,7 +44,7 @@ from pdn.archive.players import Aliases
 from pdn.archive.selection import Pattern
 from pdn.db.analysis import judged_conditions
 from pdn.db.names import player_condition, text_condition
-from pdn.db.positions import at_ply, opening_digests, reaching
+from pdn.db.positions import at_ply, later_digests, opening_digests, reaching
 from pdn.db.schema import (
     MOVE_TALLIES,
     OPENING_PLIES_KEPT,
@@ -535,17 +535,18 @@ def _opening_names(
     """The name of the opening the first *plies* plies of each game (by place) play."""
     named = names or OpeningNames.shipped()
     lines: dict[int, list[int]] = {}
+    numbers: dict[int, int] = {}
     with engine.connect() as conn:
         for i in range(0, len(firsts), 1000):
-            query = select(
-                GameRow.place, GameRow.opening, GameRow.variant, GameRow.start_fen, GameRow.moves
-            ).where(GameRow.place.in_(firsts[i : i + 1000]))
-            for at, opening, variant, fen, moves in conn.execute(query):
-                kept = opening_digests(opening)[:plies]
-                if plies > len(kept) and variant:  # past the digests kept: replayed
-                    line = _line(variant, opening_line(moves, plies), fen)
-                    kept = [p.digest() for p in line[1:]]
-                lines[at] = kept
+            query = select(GameRow.place, GameRow.number, GameRow.opening).where(
+                GameRow.place.in_(firsts[i : i + 1000])
+            )
+            for at, number, opening in conn.execute(query):
+                lines[at] = opening_digests(opening)[:plies]
+                numbers[number] = at
+        if plies > OPENING_PLIES_KEPT:  # past the digests kept: from the postings
+            for number, deeper in later_digests(conn, list(numbers), plies).items():
+                lines[numbers[number]] += deeper
     return [named.deepest(lines.get(at, [])) for at in firsts]
 
 

@@ -8,15 +8,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, text
 
 import pdn.db.postings
 from conftest import table_digests
+from pdn.archive.openings import play_moves
 from pdn.db.connection import open_database
-from pdn.db.postings import LOOPED, parts, postings_at, staged_row, unpacked
+from pdn.db.positions import later_digests, opening_digests
+from pdn.db.postings import LOOPED, parts, postings_at, postings_between, staged_row, unpacked
 from pdn.db.schema import STAGED, GameRow, PostingRow
 from pdn.db.staging import move_staged
 from pdn.db.store import import_paths
+from pdn.rules.fen import parse_fen
+from pdn.rules.variants import get_variant
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
@@ -118,4 +122,72 @@ def test_a_long_game_moved_in_by_three_ranges(
         assert postings_at(conn, digests[0]) == [(1, 0, 0)]
     rows = sorted((d, 1, p, 1 if p < 69_999 else 0) for p, d in enumerate(digests))
     assert stored == dict(_parts(rows))
+    engine.dispose()
+
+
+def test_postings_between_plies_read_every_width_part_and_staged_row(tmp_path: Path) -> None:
+    # stored rows in two parts (a posting repeated in the second, as a game stored anew
+    # writes it), widths of one to four bytes, a digest of more than LOOPED postings and one
+    # whose count takes two varint bytes, negative digests; and a game staged, not moved in
+    rng = random.Random(29)
+    first = {
+        (d, g, rng.randrange(40), rng.randrange(1, 300))
+        for d in (-(2**63), -5, 7, 9 << 48, 2**63 - 1)
+        for g in rng.sample(range(1, 90), 20)
+    }
+    second = {(7, g, p, 1) for g in range(1 << 20, (1 << 20) + 200) for p in (3, 70_000)}
+    second |= set(sorted(first)[:5])
+    staged_digests = [rng.randrange(-(2**63), 2**63) for _ in range(30)]
+    engine = open_database(str(tmp_path / "between.db"))
+    with engine.begin() as conn:
+        for rows in (first, second):
+            for prefix, data in _parts(sorted(rows)):
+                conn.execute(
+                    text("INSERT INTO postings VALUES (:p, :d) ON CONFLICT (prefix) "
+                         "DO UPDATE SET data = CAST(data || excluded.data AS BLOB)"),
+                    {"p": prefix, "d": data},
+                )  # fmt: skip
+        packed = b"".join(d.to_bytes(8, "little", signed=True) for d in staged_digests)
+        row = staged_row(500, packed, list(range(29)))
+        conn.execute(insert(STAGED), [dict(zip(("game", "digests", "moves"), row, strict=True))])
+    everything = {(d, g, p, m - 1 if m else None) for d, g, p, m in first | second}
+    everything |= {(d, 500, p, p if p < 29 else None) for p, d in enumerate(staged_digests)}
+    with engine.connect() as conn:
+        for low, high, games in [
+            (0, 0, None),
+            (3, 3, None),
+            (13, 39, None),
+            (0, 70_000, None),
+            (10, 29, [500, 3, 1 << 20]),
+            (70_000, 70_000, [(1 << 20) + 5]),
+        ]:
+            found = postings_between(conn, low, high, games)
+            assert len(found) == len(set(found))
+            assert set(found) == {
+                r for r in everything
+                if low <= r[2] <= high and (games is None or r[1] in games)
+            }  # fmt: skip
+    engine.dispose()
+
+
+def test_digests_past_the_kept_plies_are_the_replayed_positions(tmp_path: Path) -> None:
+    # the postings at ply 12 are games.opening's last digest, and those after it up to ply 20
+    # the positions the rules reach playing the game's stored moves (pdn.board)
+    engine = open_database(str(tmp_path / "samples.db"))
+    import_paths(engine, [SAMPLES])
+    with engine.connect() as conn:
+        games = conn.execute(
+            select(GameRow.number, GameRow.opening, GameRow.variant, GameRow.start_fen,
+                   GameRow.moves).where(GameRow.valid, GameRow.plies >= 20)
+        ).all()  # fmt: skip
+        assert len(games) > 30
+        at_twelve = {g: d for d, g, _, _ in postings_between(conn, 12, 12)}
+        later = later_digests(conn, [g.number for g in games], 20)
+    for number, opening, variant, fen, moves in games:
+        assert variant is not None
+        start = parse_fen(fen, get_variant(variant)) if fen else None
+        line = [p.digest() for p in play_moves(variant, " ".join(moves.split()[:20]), start)]
+        assert opening_digests(opening) == line[:12]
+        assert at_twelve[number] == line[11]
+        assert later[number] == line[12:]
     engine.dispose()
