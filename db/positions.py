@@ -67,7 +67,7 @@ def later_digests(conn: Connection, games: Sequence[int], plies: int) -> dict[in
     of *games* (by number) that has any, in ply order, from the postings."""
     found: dict[int, list[int]] = {}
     postings = postings_between(conn, OPENING_PLIES_KEPT + 1, plies, games)
-    for digest, game, _, _ in sorted(postings, key=lambda p: p[2]):
+    for digest, game in postings[postings[:, 2].argsort(kind="stable"), :2].tolist():
         found.setdefault(game, []).append(digest)
     return found
 
@@ -85,8 +85,8 @@ def at_ply(engine: Engine, ply: int) -> Subquery:
     """The postings at ply *ply* of every game as rows (columns as :func:`reaching`), staged
     ones included: every posting read."""
     with engine.connect() as conn:
-        found = postings_between(conn, ply, ply)
-    return rows_table(engine, found)
+        found = postings_between(conn, ply, ply).tolist()
+    return rows_table(engine, [(d, g, p, m - 1 if m >= 1 else None) for d, g, p, m in found])
 
 
 def rows_table(engine: Engine, rows: list[tuple[int, int, int, int | None]]) -> Subquery:

@@ -366,35 +366,37 @@ AT_PLY_BYTES = 1 << 22  # bytes of postings rows read into one pass of :func:`_b
 
 def postings_between(
     conn: Connection, first: int, last: int, games: Sequence[int] | None = None
-) -> list[tuple[int, int, int, int | None]]:
-    """The digest, game, ply and move (None: the last position) of every posting at plies
-    *first* to *last* (of *games* only, if given: their numbers), staged ones included, each
-    (digest, game, ply) once: each row's digests walked to find their records, the records
-    read in numpy."""
+) -> npt.NDArray[np.int64]:
+    """Every posting at plies *first* to *last* (of *games* only, if given: their numbers),
+    staged ones included, each (digest, game, ply) once, in that order: a row each of digest,
+    game, ply and the move's id plus one (0: none, from the last position). Each row's digests
+    are walked to find their records, which are read in numpy."""
     import numpy as np
 
     wanted = None if games is None else np.array(sorted(set(games)), np.int64)
-    found: list[tuple[int, int, int, int]] = []  # the move its id plus one
+    found = [np.zeros((0, 4), np.int64)]
     batch: list[tuple[int, bytes]] = []
     size = 0
-    query = select(PostingRow.prefix, PostingRow.data)
-    for prefix, data in conn.execute(query.execution_options(stream_results=True)):
-        batch.append((prefix, data))
-        size += len(data)
+    cursor = _cursor(conn, f"SELECT prefix, data FROM {PostingRow.__tablename__}")
+    while rows := cursor.fetchmany(64):
+        batch += rows
+        size += sum(len(data) for _, data in rows)
         if size >= AT_PLY_BYTES:
-            found += _between(batch, first, last, wanted)
+            found.append(_between(batch, first, last, wanted))
             batch, size = [], 0
-    found += _between(batch, first, last, wanted)
+    cursor.close()
+    found.append(_between(batch, first, last, wanted))
     for chunk in _staged(conn, STAGED.name):
         kept = chunk[(chunk["ply"] >= first) & (chunk["ply"] <= last)]
         if wanted is not None:
             kept = kept[np.isin(kept["game"], wanted)]
-        found += zip(*(kept[c].tolist() for c in ("digest", "game", "ply", "move")), strict=True)
-    if not found:
-        return []
-    rows = np.array(found, dtype=np.int64).reshape(-1, 4)
-    _, once = np.unique(rows[:, :3], axis=0, return_index=True)  # a game stored anew: twice
-    return [(d, g, p, m - 1 if m else None) for d, g, p, m in rows[np.sort(once)].tolist()]
+        found.append(
+            np.stack([kept[c].astype(np.int64) for c in ("digest", "game", "ply", "move")], axis=1)
+        )
+    every = np.concatenate(found)
+    every = every[np.lexsort((every[:, 2], every[:, 1], every[:, 0]))]
+    again = (every[1:, :3] == every[:-1, :3]).all(axis=1)  # a game stored anew: twice
+    return every[np.concatenate([[True], ~again])] if again.any() else every
 
 
 WIDTHS = [(h & 3) + (h >> 2 & 3) + (h >> 4 & 3) + 3 for h in range(0x40)]  # a record's bytes
@@ -402,9 +404,9 @@ WIDTHS = [(h & 3) + (h >> 2 & 3) + (h >> 4 & 3) + 3 for h in range(0x40)]  # a r
 
 def _between(
     rows: list[tuple[int, bytes]], first: int, last: int, games: npt.NDArray[np.int64] | None
-) -> list[tuple[int, int, int, int]]:
+) -> npt.NDArray[np.int64]:
     """The postings of *rows* (prefix, data) at plies *first* to *last* (of *games* only, if
-    given): digest, game, ply, move id plus one."""
+    given), as :func:`postings_between` gives them, in no order."""
     import numpy as np
 
     digests: list[int] = []
@@ -433,11 +435,11 @@ def _between(
                 at += n * WIDTHS[head]
         base += len(data)
     if not digests:
-        return []
+        return np.zeros((0, 4), np.int64)
     joined = np.frombuffer(b"".join(d for _, d in rows), np.uint8)
     head_of, start_of, count_of = np.array(heads), np.array(starts), np.array(counts)
     digest_of = np.array(digests, np.int64)
-    out: list[tuple[int, int, int, int]] = []
+    out = [np.zeros((0, 4), np.int64)]
     for head in np.unique(head_of).tolist():
         g, p, m = (head & 3) + 1, (head >> 2 & 3) + 1, (head >> 4 & 3) + 1
         chosen = head_of == head
@@ -455,8 +457,8 @@ def _between(
         ]
         if games is not None:
             columns = [c[np.isin(numbers, games)] for c in columns]
-        out += zip(*(c.tolist() for c in columns), strict=True)
-    return out
+        out.append(np.stack(columns, axis=1))
+    return np.concatenate(out)
 
 
 def _numbers(joined: npt.NDArray[np.uint8], at: npt.NDArray[np.int64], width: int) -> Any:
