@@ -242,7 +242,7 @@ def _moved(conn: Connection, table: str) -> None:
         return
     ranges = min(ranges, PREFIXES)
     step = -(-PREFIXES // ranges)  # prefixes a range: a row's postings in one range
-    with tempfile.TemporaryDirectory(prefix="pdn-postings-") as spill:
+    with tempfile.TemporaryDirectory(prefix="pdn-postings-", dir=_spill_place(conn)) as spill:
         paths = [Path(spill) / str(k) for k in range(ranges)]
         files = [path.open("wb") for path in paths]
         for chunk in _staged(conn, table):
@@ -256,6 +256,17 @@ def _moved(conn: Connection, table: str) -> None:
         for path in paths:
             _written(conn, np.fromfile(path, _record()))
             path.unlink()
+
+
+def _spill_place(conn: Connection) -> str | None:
+    """Where :func:`_moved` cuts the postings into files: beside an SQLite database file, whose
+    disk holds the database they go into (the system's temporary folder may be memory: a
+    million games spill some 1 GB); else the system's temporary folder (None)."""
+    if conn.dialect.name != "sqlite":
+        return None
+    found = conn.exec_driver_sql("PRAGMA database_list").all()
+    path = next((file for _, name, file in found if name == "main"), "")
+    return str(Path(path).parent) if path else None
 
 
 def _written(conn: Connection, found: npt.NDArray[np.void]) -> None:

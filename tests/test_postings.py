@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import Connection, func, insert, select, text
 
 import pdn.db.postings
 from conftest import table_digests
@@ -104,12 +104,21 @@ def test_a_long_game_moved_in_by_three_ranges(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a game of 70,000 positions (plies past two bytes) staged, then moved in by three ranges
-    # of prefixes (not a power of two): each row gets one part, its prefixes whole in a range
+    # of prefixes (not a power of two): each row gets one part, its prefixes whole in a range;
+    # the ranges wait in files beside the database (the temporary folder may be memory)
     engine = open_database(str(tmp_path / "long.db"))
     rng = random.Random(5)
     digests = [rng.randrange(-(2**63), 2**63) for _ in range(70_000)]
     packed = b"".join(d.to_bytes(8, "little", signed=True) for d in digests)
     monkeypatch.setattr(pdn.db.postings, "SORTED_AT_ONCE", 25_000)
+    spilled: list[int] = []  # the files beside the database while each range is written
+    write = pdn.db.postings._written
+
+    def written(conn: Connection, found: np.ndarray) -> None:
+        spilled.append(len(list(tmp_path.glob("pdn-postings-*/*"))))
+        write(conn, found)
+
+    monkeypatch.setattr(pdn.db.postings, "_written", written)
     names = ("game", "digests", "moves")
     with engine.begin() as conn:
         conn.execute(
@@ -122,6 +131,7 @@ def test_a_long_game_moved_in_by_three_ranges(
         assert postings_at(conn, digests[0]) == [(1, 0, 0)]
     rows = sorted((d, 1, p, 1 if p < 69_999 else 0) for p, d in enumerate(digests))
     assert stored == dict(_parts(rows))
+    assert spilled == [3, 2, 1] and not list(tmp_path.glob("pdn-postings-*"))
     engine.dispose()
 
 
