@@ -21,6 +21,8 @@ from sqlalchemy import Connection, Engine, func, select, text
 from _env import corpus_file, timed
 from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import open_database
+from pdn.db.material import parts as material_parts
+from pdn.db.material import unpacked as unpacked_runs
 from pdn.db.postings import every_posting, parts, upsert
 from pdn.db.questions import GameFilter, count_games, find_games
 from pdn.db.schema import Base, BoardsRow, GameRow, MaterialRow
@@ -68,6 +70,7 @@ def grow(engine: Engine, target: int = TARGET) -> int:
                     f"WHERE {where}"
                 ))  # fmt: skip
         _grow_postings(conn, span, -(-target // base))
+        _grow_material(conn, span, -(-target // base))
         total = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0
     return int(total)
 
@@ -84,13 +87,27 @@ def _grow_postings(conn: Connection, span: int, copies: int) -> None:
             conn.exec_driver_sql(upsert(conn), parts(*moved.T))
 
 
+def _grow_material(conn: Connection, span: int, copies: int) -> None:
+    """Copies 1 to *copies* - 1 of the original games' material runs (numbers up to *span*),
+    each game's number k times *span* on, a part added to each signature's row per copy."""
+    query = select(MaterialRow.signature, MaterialRow.data)
+    found = [(s, *r) for s, data in conn.execute(query) for r in unpacked_runs(data).tolist()
+             if r[0] <= span]  # fmt: skip
+    rows = np.array(sorted(found), dtype=np.int64).reshape(-1, 4)
+    for k in range(1, copies):
+        moved = rows + np.array([0, k * span, 0, 0])
+        if len(moved):
+            conn.exec_driver_sql(upsert(conn, "material", "signature"), material_parts(moved))
+
+
 SEARCHES = [
     ("material W:K1,B:K1 (one king each)", GameFilter(material=parse_material("W:K1,B:K1"))),
     ("material W:3K1,B:1K", GameFilter(material=parse_material("W:3K1,B:1K"))),
     ("material W:K3,B:K1 for 10 plies",
      GameFilter(material=parse_material("W:K3,B:K1"), material_plies=10)),
     ("material W:4-6,B:4-6 (men only)", GameFilter(material=parse_material("W:4-6,B:4-6"))),
-    ("material W:5+K1+ (searched by ranges)", GameFilter(material=parse_material("W:5+K1+"))),
+    ("material W:5+K1+ (open ranges)",
+     GameFilter(material=parse_material("W:5+K1+"))),
     ("material B:K2+ with --variant english",
      GameFilter(material=parse_material("B:*K2+"), variant="english")),
     ("pattern WK5:BK28", GameFilter(pattern=parse_pattern("WK5:BK28"))),
@@ -116,7 +133,8 @@ def main() -> None:
               f"{stats.games / seconds:,.0f} games/s, {db.stat().st_size / stats.added / 1024:.1f} "
               "KiB per game")  # fmt: skip
         with engine.connect() as conn:
-            runs = conn.execute(select(func.count()).select_from(MaterialRow)).scalar() or 0
+            rows = conn.execute(select(MaterialRow.data)).scalars()
+            runs = sum(len(unpacked_runs(data)) for data in rows)
             packed = conn.execute(select(func.sum(func.length(BoardsRow.data)))).scalar() or 0
         print(f"  search tables: {runs / stats.added:.1f} material runs and "
               f"{packed / stats.added:,.0f} bytes of boards per game")  # fmt: skip

@@ -22,6 +22,7 @@ from sqlalchemy import (
     update,
 )
 
+from pdn.db.material import added as added_runs
 from pdn.db.positions import opening_blob
 from pdn.db.postings import added
 from pdn.db.schema import (
@@ -53,7 +54,8 @@ from pdn.db.texts import pack
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
 
 
-_LAID_12 = MetaData()  # the positions and their staging table from schema 6 to 12
+_LAID_12 = MetaData()  # the positions and their staging table from schema 6 to 12, the
+# material runs from 7 to 13
 POSITIONS_12 = Table(  # a row per position of each game (13 made the postings)
     "positions",
     _LAID_12,
@@ -64,6 +66,15 @@ POSITIONS_12 = Table(  # a row per position of each game (13 made the postings)
     sqlite_with_rowid=False,
 )
 STAGED_12 = staging_table("positions_staged", POSITIONS_12)  # 13 stages a row per game
+MATERIAL_13 = Table(  # a row per run, keyed by signature (14 packed them a row per signature)
+    "material",
+    _LAID_12,
+    Column("signature", Integer, primary_key=True),
+    Column("game", Integer, ForeignKey("games.number"), primary_key=True),
+    Column("first", Integer, primary_key=True),
+    Column("length", Integer, nullable=False),
+    sqlite_with_rowid=False,
+)
 _LAYOUTS: dict[int, MetaData] = {}  # older schemas' tables, by version (see _laid_out)
 
 
@@ -217,7 +228,7 @@ def _material_by_signature(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":  # constraints are named for the table: names freed
         for name in ("pkey", "game_id_fkey"):
             run(f"ALTER TABLE material_6 RENAME CONSTRAINT material_{name} TO material_6_{name}")
-    _laid_out(MaterialRow.__table__, 7).create(conn)  # type: ignore[arg-type]
+    _laid_out(MATERIAL_13, 7).create(conn)
     _laid_out(MATERIAL_STAGED, 7).create(conn)
     columns = "signature, game_id, first, length"
     run(
@@ -302,10 +313,10 @@ def _to_10(conn: Connection) -> None:
     run("CREATE UNIQUE INDEX ix_games_number ON games (number)")
     for table, staged, key in (
         (POSITIONS_12, STAGED_12, "digest, game, ply"),
-        (MaterialRow.__table__, MATERIAL_STAGED, "signature, game, first"),
+        (MATERIAL_13, MATERIAL_STAGED, "signature, game, first"),
     ):
         for laid, order in ((table, key), (staged, "")):  # a staging table: in no order
-            _rewritten(conn, _laid_out(laid, 10), 9, {"game": "g.number"},  # type: ignore[arg-type]
+            _rewritten(conn, _laid_out(laid, 10), 9, {"game": "g.number"},
                        "JOIN games g ON g.id = t.game_id", order)  # fmt: skip
     if not postgresql:  # the old tables' pages
         give_back_pages(conn)
@@ -381,6 +392,36 @@ def _to_13(conn: Connection) -> None:
         give_back_pages(conn)
 
 
+def _to_14(conn: Connection) -> None:
+    """Schema 13 to 14: the material runs packed, a row per signature (pdn.db.material), read
+    in key order; the staged ones (a killed import's) stay staged, in the same layout (on
+    PostgreSQL without the statement timeout)."""
+    postgresql = conn.dialect.name == "postgresql"
+    if postgresql:
+        conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
+    _renamed(conn, MATERIAL_13.name, 13)
+    MaterialRow.__table__.create(conn)  # type: ignore[attr-defined]
+    added_runs(conn, "SELECT signature, game, first, length FROM material_13 ORDER BY 1, 2, 3")
+    conn.exec_driver_sql("DROP TABLE material_13")
+    if not postgresql:  # the old table's pages
+        give_back_pages(conn)
+
+
+def _renamed(conn: Connection, name: str, old: int) -> None:
+    """Table *name* renamed *name*_*old*, and on PostgreSQL its constraints too (they are named
+    for the table): the names freed for the table's new layout."""
+    run = conn.exec_driver_sql
+    run(f"ALTER TABLE {name} RENAME TO {name}_{old}")
+    if conn.dialect.name == "postgresql":
+        names = conn.execute(
+            text("SELECT conname FROM pg_constraint WHERE conrelid = CAST(:t AS regclass)"),
+            {"t": f"{name}_{old}"},
+        ).scalars()
+        for was in names:
+            run(f"ALTER TABLE {name}_{old} RENAME CONSTRAINT {was} TO {name}_{old}_"
+                f"{was[len(name) + 1 :]}")  # fmt: skip
+
+
 def _rewritten(
     conn: Connection, table: Table, old: int, new: dict[str, str], joined: str, order: str
 ) -> None:
@@ -389,15 +430,7 @@ def _rewritten(
     where it is not the old one's; in *order* (none: a staging table)."""
     run = conn.exec_driver_sql
     name = table.name
-    run(f"ALTER TABLE {name} RENAME TO {name}_{old}")
-    if conn.dialect.name == "postgresql":  # constraints are named for the table: names freed
-        names = conn.execute(
-            text("SELECT conname FROM pg_constraint WHERE conrelid = CAST(:t AS regclass)"),
-            {"t": f"{name}_{old}"},
-        ).scalars()
-        for was in names:
-            run(f"ALTER TABLE {name}_{old} RENAME CONSTRAINT {was} TO {name}_{old}_"
-                f"{was[len(name) + 1 :]}")  # fmt: skip
+    _renamed(conn, name, old)
     table.create(conn)
     columns = [c.name for c in table.columns]
     chosen = ", ".join(new.get(c, f"t.{c}") for c in columns)
@@ -420,6 +453,7 @@ STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     10: _to_11,
     11: _to_12,
     12: _to_13,
+    13: _to_14,
 }
 
 

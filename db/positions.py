@@ -9,11 +9,13 @@ import json
 import struct
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
     Connection,
     Engine,
+    Select,
     Subquery,
     Text,
     bindparam,
@@ -105,3 +107,14 @@ def rows_table(engine: Engine, rows: list[tuple[int, int, int, int | None]]) -> 
         for i, n in enumerate(names)
     )
     return select(*columns).subquery()
+
+
+def numbers_table(engine: Engine, numbers: list[int]) -> Select[Any]:
+    """*numbers* as the rows of a query (one column, ``number``): in SQLite read from their
+    JSON text, in PostgreSQL from an array (one parameter, however many)."""
+    if engine.dialect.name == "postgresql":
+        array = bindparam("numbers", numbers, type_=ARRAY(BigInteger))
+        table = func.unnest(array).table_valued("number").render_derived()
+        return select(table.c.number)
+    each = func.json_each(bindparam("numbers", json.dumps(numbers), type_=Text))
+    return select(type_coerce(each.table_valued("value").c.value, BigInteger).label("number"))

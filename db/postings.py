@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import struct
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, Table, select
 
 from pdn.db.schema import STAGED, PostingRow
 
@@ -72,20 +72,20 @@ def parts(
         kept = (head & 3) + 1, (head >> 2 & 3) + 1, (head >> 4 & 3) + 1
         taken = np.repeat(chosen, counts)
         records = np.concatenate(
-            [_bytes(c[taken], w) for c, w in zip(columns, kept, strict=True)], axis=1
+            [little_endian(c[taken], w) for c, w in zip(columns, kept, strict=True)], axis=1
         ).tobytes()
         n = counts[chosen]
         ends = (np.cumsum(n) * sum(kept)).tolist()
         lead = bytes([head])
         at = 0
         for i, count, end in zip(np.flatnonzero(chosen).tolist(), n.tolist(), ends, strict=True):
-            postings[i] = lead + _varint(count) + records[at:end]
+            postings[i] = lead + varint(count) + records[at:end]
             at = end
     prefixes = digests[starts] >> SHIFT
     firsts = [*_starts(prefixes).tolist(), len(starts)]  # of each row's digests
-    lows = _bytes(digests[starts] & LOW, 6).tobytes()
+    lows = little_endian(digests[starts] & LOW, 6).tobytes()
     return [
-        (p, _varint(b - a) + lows[6 * a : 6 * b] + b"".join(postings[a:b]))
+        (p, varint(b - a) + lows[6 * a : 6 * b] + b"".join(postings[a:b]))
         for p, a, b in zip(prefixes[firsts[:-1]].tolist(), firsts, firsts[1:], strict=False)
     ]
 
@@ -97,7 +97,7 @@ def _starts(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return np.concatenate([[0], np.flatnonzero(np.diff(values)) + 1])
 
 
-def _varint(n: int) -> bytes:
+def varint(n: int) -> bytes:
     if n < 0x80:
         return SMALL[n]
     out = bytearray()
@@ -116,7 +116,7 @@ def _widths(tops: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return 1 + (tops >= 1 << 8) + (tops >= 1 << 16) + (tops >= 1 << 24) + (tops >= 1 << 32)
 
 
-def _bytes(column: npt.NDArray[np.int64], width: int) -> npt.NDArray[np.uint8]:
+def little_endian(column: npt.NDArray[np.int64], width: int) -> npt.NDArray[np.uint8]:
     """*column*'s numbers little-endian in *width* bytes each, a row a number."""
     import numpy as np
 
@@ -131,13 +131,13 @@ def unpacked(prefix: int, data: bytes) -> dict[int, list[Posting]]:
     again = False  # a digest in parts of several imports: a game stored anew is in two
     at = 0
     while at < len(data):
-        k, at = _varint_at(data, at)
+        k, at = varint_at(data, at)
         lows = [int.from_bytes(data[i : i + 6], "little") for i in range(at, at + 6 * k, 6)]
         at += 6 * k
         for low in lows:
             head = data[at]
             widths = (head & 3) + 1, (head >> 2 & 3) + 1, (head >> 4 & 3) + 1
-            n, at = _varint_at(data, at + 1)
+            n, at = varint_at(data, at + 1)
             size = n * sum(widths)
             digest = prefix << SHIFT | low
             again = again or digest in out
@@ -148,7 +148,7 @@ def unpacked(prefix: int, data: bytes) -> dict[int, list[Posting]]:
     return out
 
 
-def _varint_at(data: bytes, at: int) -> tuple[int, int]:
+def varint_at(data: bytes, at: int) -> tuple[int, int]:
     """The varint at *at* of *data*, and where it ends."""
     n = shift = 0
     while True:
@@ -188,16 +188,16 @@ def _records(data: bytes, n: int, widths: tuple[int, int, int]) -> list[Posting]
     return [(a, b, c - 1 if c else None) for a, b, c in zip(*columns, strict=True)]
 
 
-def upsert(conn: Connection) -> str:
-    """The statement that appends a part to a row (or makes the row)."""
-    table = PostingRow.__tablename__
+def upsert(conn: Connection, table: str = PostingRow.__tablename__, key: str = "prefix") -> str:
+    """The statement that appends a part to a row of *table* keyed by *key* (or makes the row):
+    the postings', or the material runs' (pdn.db.material)."""
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     joined = f"{table}.data || excluded.data"
     if conn.dialect.name == "sqlite":  # || makes text of two blobs: the same bytes
         joined = f"CAST({joined} AS BLOB)"
     return (
-        f"INSERT INTO {table} (prefix, data) VALUES ({mark}, {mark}) "
-        f"ON CONFLICT (prefix) DO UPDATE SET data = {joined}"
+        f"INSERT INTO {table} ({key}, data) VALUES ({mark}, {mark}) "
+        f"ON CONFLICT ({key}) DO UPDATE SET data = {joined}"
     )
 
 
@@ -209,19 +209,25 @@ def staged_row(number: int, digests: bytes, moves: Sequence[int]) -> tuple[int, 
 
 
 def move_in(conn: Connection) -> None:
-    """Move the staged positions into the postings: on PostgreSQL the rows staged when the
-    statement began, others staged meanwhile left for their import (taken into a table of
-    the transaction first: a cursor read a chunk at a time cannot delete)."""
+    """Move the staged positions into the postings (see :func:`taken_in`)."""
+    taken_in(conn, STAGED, TAKEN, lambda table: _moved(conn, table))
+
+
+def taken_in(conn: Connection, staged: Table, taken: str, move: Callable[[str], None]) -> None:
+    """Move the rows of *staged* in with *move*, told the table to read them from, and empty
+    it: on PostgreSQL the rows staged when the statement began, others staged meanwhile left
+    for their import (taken into table *taken* of the transaction first: a cursor read a
+    chunk at a time cannot delete)."""
     if conn.dialect.name != "postgresql":
-        _moved(conn, STAGED.name)
-        conn.execute(STAGED.delete())
+        move(staged.name)
+        conn.execute(staged.delete())
         return
     run = conn.exec_driver_sql
-    run(f"CREATE TEMPORARY TABLE {TAKEN} (LIKE {STAGED.name}) ON COMMIT DROP")
-    run(f"WITH moved AS (DELETE FROM {STAGED.name} RETURNING *) INSERT INTO {TAKEN} "
+    run(f"CREATE TEMPORARY TABLE {taken} (LIKE {staged.name}) ON COMMIT DROP")
+    run(f"WITH moved AS (DELETE FROM {staged.name} RETURNING *) INSERT INTO {taken} "
         "SELECT * FROM moved")  # fmt: skip
-    _moved(conn, TAKEN)
-    run(f"DROP TABLE {TAKEN}")
+    move(taken)
+    run(f"DROP TABLE {taken}")
 
 
 TAKEN = "positions_moving"  # PostgreSQL: the staged rows move_in takes
@@ -289,7 +295,7 @@ def _written(conn: Connection, found: npt.NDArray[np.void]) -> None:
 STAGED_AT_ONCE = 4096  # staged games read at a time
 
 
-def _cursor(conn: Connection, query: str) -> Any:
+def driver_cursor(conn: Connection, query: str) -> Any:
     """The driver's cursor on *query*'s rows, fetched as asked (a server's cursor on
     PostgreSQL): SQLAlchemy's rows cost more than the work on them."""
     driver = conn.connection.driver_connection
@@ -314,7 +320,7 @@ def _staged(conn: Connection, table: str) -> Iterator[npt.NDArray[np.void]]:
     the move its id plus one)."""
     import numpy as np
 
-    cursor = _cursor(conn, f"SELECT game, digests, moves FROM {table}")
+    cursor = driver_cursor(conn, f"SELECT game, digests, moves FROM {table}")
     while rows := cursor.fetchmany(STAGED_AT_ONCE):
         numbers, digests, moves = zip(*rows, strict=True)
         lengths = np.array([len(b) // 8 for b in digests])
@@ -334,7 +340,7 @@ def added(conn: Connection, query: str) -> None:
     12."""
     import numpy as np
 
-    cursor = _cursor(conn, query)
+    cursor = driver_cursor(conn, query)
     held = np.zeros(0, _record())
     while chunk := cursor.fetchmany(CHUNK):
         block = np.concatenate([held, np.array(chunk, dtype=_record())])
@@ -388,7 +394,7 @@ def postings_between(
     found = [np.zeros((0, 4), np.int64)]
     batch: list[tuple[int, bytes]] = []
     size = 0
-    cursor = _cursor(conn, f"SELECT prefix, data FROM {PostingRow.__tablename__}")
+    cursor = driver_cursor(conn, f"SELECT prefix, data FROM {PostingRow.__tablename__}")
     while rows := cursor.fetchmany(64):
         batch += rows
         size += sum(len(data) for _, data in rows)
@@ -429,7 +435,7 @@ def _between(
         high = prefix << SHIFT
         at = 0
         while at < len(data):
-            k, at = _varint_at(data, at)
+            k, at = varint_at(data, at)
             lows = struct.unpack_from("<" + "IH" * k, data, at) if k else ()
             digests += [high | lows[i] | lows[i + 1] << 32 for i in range(0, 2 * k, 2)]
             at += 6 * k
@@ -439,7 +445,7 @@ def _between(
                 if n < 0x80:
                     at += 2
                 else:
-                    n, at = _varint_at(data, at + 1)
+                    n, at = varint_at(data, at + 1)
                 heads.append(head)
                 starts.append(base + at)
                 counts.append(n)

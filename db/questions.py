@@ -60,9 +60,8 @@ from pdn.db.schema import (
 )
 from pdn.db.search import (
     folded_variants,
-    material_count,
     material_games,
-    most_pieces,
+    material_numbers,
     one_piece,
     pattern_games,
     squares_allow,
@@ -176,8 +175,7 @@ def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[Colu
     if f.termination:
         cond.append(GameRow.termination == OLD_LABELS.get(f.termination, f.termination))
     if f.material:
-        top = most_pieces(get_variant(f.variant).name if f.variant else None)
-        runs = material_games(engine, f.material, f.material_plies, top)
+        runs = material_games(engine, f.material, f.material_plies)
         cond.append(GameRow.number.in_(runs))
     cond += judged_conditions(f)
     if f.distinct_moves and paged:  # the first of its set: no game chosen before it plays them
@@ -246,11 +244,8 @@ def count_games(engine: Engine, where: GameFilter) -> int:
             return int(conn.execute(select(func.sum(TALLIES.c.games))).scalar() or 0)
     if where.material and replace(where, material=None, material_plies=1) == GameFilter(
         aliases=where.aliases
-    ):  # by the material alone: perhaps from its runs
-        top = most_pieces(None)
-        found = material_count(engine, where.material, where.material_plies, top)
-        if found is not None:
-            return found
+    ):  # by the material alone: from its runs
+        return len(material_numbers(engine, where.material, where.material_plies))
     if where.pattern is not None:
         conditions = _conditions(engine, where)
         # one piece on one square: counted from the squares rows where they are exact (the

@@ -31,7 +31,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from pdn.db.texts import HexDigest, PackedText
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 13  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 14  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
@@ -52,6 +52,8 @@ SCHEMA_VERSION = 13  # 2: game ids from the game hash, games.place; 3: a game is
 # positions (pdn.db.postings), where the positions table had a row per position of every game
 # (20 bytes each); an import stages a row per game (positions_staged), where it staged a row
 # per position
+# 14: the material runs packed, a row per signature (pdn.db.material), where schema 13 had a
+# row per run (some 15 bytes each)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
 
@@ -247,22 +249,25 @@ def opening_reaches(ply: int) -> ColumnElement[bool]:
 
 
 class MaterialRow(Base):
-    """A run of consecutive positions of a game's main line with the same material (see
-    pdn.db.search), keyed by its material, then its game and first position (so that a
-    material's runs come game by game, in order): position 0 is the start, position i the one
-    after ply i; the game named by its number (games.number). Material search reads the key;
-    nothing reads a game's runs by the game."""
+    """The runs of consecutive positions of the stored games' main lines that have material
+    *signature* (men, kings a side, packed: pdn.db.search.signature), packed (see
+    pdn.db.material): each run's game (by games.number), first position (0 is the start,
+    position i the one after ply i) and length in positions."""
 
     __tablename__ = "material"
-    signature: Mapped[int] = mapped_column(Integer, primary_key=True)  # men, kings a side, packed
-    game: Mapped[int] = mapped_column(ForeignKey("games.number"), primary_key=True)
-    first: Mapped[int] = mapped_column(Integer, primary_key=True)  # the run's first position
-    length: Mapped[int] = mapped_column(Integer)  # positions in the run
-
-    __table_args__ = ({"sqlite_with_rowid": False},)
+    signature: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
-MATERIAL_STAGED = staging_table("material_staged", MaterialRow.__table__)  # type: ignore[arg-type]
+MATERIAL_STAGED = Table(  # the material runs of the games an import writes, a row each, till it
+    # moves them into their signatures' rows (pdn.db.material.move_in)
+    "material_staged",
+    Base.metadata,
+    Column("signature", Integer, nullable=False),
+    Column("game", Integer, nullable=False),
+    Column("first", Integer, nullable=False),
+    Column("length", Integer, nullable=False),
+)
 
 
 class BoardsRow(Base):

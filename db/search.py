@@ -1,10 +1,10 @@
 """Material and pattern search in the database.
 
 Material: each game's positions cut into runs of equal material
-(pdn.archive.selection.material_runs), one row per run with its signature (white men, white kings,
-black men, black kings packed into one integer) under an index, so that a material spec is a set of
-signatures looked up in the index, and "for N plies" adds up adjacent matching runs with a window
-function.
+(pdn.archive.selection.material_runs), kept by their signature (white men, white kings, black
+men, black kings packed into one integer: pdn.db.material), so that a material spec is the
+stored signatures whose counts it allows, and "for N plies" adds up adjacent matching runs of
+a game.
 
 Patterns: each game's positions as one compressed blob of bitboards (the engine's own layout,
 little-endian words, as XOR deltas: see :func:`compressed`), scanned with numpy against the
@@ -20,27 +20,25 @@ import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     ColumnElement,
     Connection,
     Engine,
-    FromClause,
     Select,
     and_,
     bindparam,
     false,
-    func,
     insert,
     or_,
     select,
 )
 
-from pdn.archive.selection import Count, Masks, Material, Pattern
+from pdn.archive.selection import Masks, Material, Pattern
+from pdn.db.material import runs_of
+from pdn.db.positions import numbers_table
 from pdn.db.schema import BoardsRow, GameRow, SquaresRow
-from pdn.db.staging import MATERIAL, every_row
 from pdn.rules.geometry import geometry
 from pdn.rules.move import Counts, Squares
 from pdn.rules.position import Position
@@ -334,81 +332,34 @@ def _check(conn: Connection, pending: list[tuple[int, Variant]], pattern: Patter
 
 # -- material --------------------------------------------------------------------------------------
 
-MAX_SIGNATURES = 4096  # a spec with more signatures than this is searched by ranges instead
 
-
-def _values(count: Count, top: int) -> range:
-    return range(count.low, min(count.high if count.high is not None else top, top) + 1)
-
-
-def signatures(material: Material, top: int) -> list[int] | None:
-    """Every signature the material allows with counts up to *top*, or None when there are
-    more than MAX_SIGNATURES of them."""
-    ranges = [_values(c, top) for c in material.counts]
-    total = 1
-    for r in ranges:
-        total *= len(r)
-    if total > MAX_SIGNATURES:
-        return None
-    return [signature(c) for c in product(*ranges)]
-
-
-def _by_ranges(runs: FromClause, material: Material) -> ColumnElement[bool]:
-    cond = []
+def allows(material: Material, sig: int) -> bool:
+    """Whether *material* allows the counts of signature *sig*."""
     for i, count in enumerate(material.counts):
-        field = runs.c.signature.op(">>")(i * _BITS).op("&")(_TOP)
-        if count.low:
-            cond.append(field >= count.low)
-        if count.high is not None:
-            cond.append(field <= count.high)
-    return and_(True, *cond)
+        n = sig >> i * _BITS & _TOP
+        if n < count.low or (count.high is not None and n > count.high):
+            return False
+    return True
 
 
-def material_games(
-    engine: Engine, material: Material, plies: int = 1, top: int = 30, by_ranges: bool = False
-) -> Select[int]:
+def material_numbers(engine: Engine, material: Material, plies: int = 1) -> list[int]:
     """The numbers (games.number) of the games in which the material stands for at least
-    *plies* consecutive positions; counts above *top* (the most pieces a side can have) are
-    never asked for."""
-    runs = every_row(engine, MATERIAL)
-    found = None if by_ranges else signatures(material, top)
-    match = runs.c.signature.in_(found) if found is not None else _by_ranges(runs, material)
-    if plies <= 1:
-        return select(runs.c.game).where(match).distinct()
-    m = select(runs.c.game, runs.c.first, runs.c.length).where(match).subquery()
-    before = func.coalesce(
-        func.sum(m.c.length).over(partition_by=m.c.game, order_by=m.c.first, rows=(None, -1)),
-        0,
-    )
-    islands = select(m.c.game, m.c.length, (m.c.first - before).label("island")).subquery()
-    return (
-        select(islands.c.game)
-        .group_by(islands.c.game, islands.c.island)
-        .having(func.sum(islands.c.length) >= plies)
-        .distinct()
-    )
+    *plies* consecutive positions, in order."""
+    import numpy as np
 
-
-def material_count(engine: Engine, material: Material, plies: int, top: int) -> int | None:
-    """How many games :func:`material_games` finds, counted from the material runs alone when
-    *material* is one signature (None otherwise): a game has at most one run of a material,
-    since it never comes back (a captured piece leaves the board and a crowned man stays a
-    king: ../shared/spec/rules.md section 1), so its runs that last *plies* are its games."""
-    found = signatures(material, top)
-    if found is None or len(found) != 1:
-        return None
-    runs = every_row(engine, MATERIAL)
-    query = (
-        select(func.count())
-        .select_from(runs)
-        .where(runs.c.signature == found[0], runs.c.length >= plies)
-    )
     with engine.connect() as conn:
-        return int(conn.execute(query).scalar() or 0)
+        runs = runs_of(conn, lambda sig: allows(material, sig))
+    games = runs[:, 0]
+    if plies > 1:  # a game's adjacent runs: one island, its lengths added
+        ends = runs[:, 1] + runs[:, 2]
+        fresh = np.ones(len(runs), dtype=bool)
+        fresh[1:] = (games[1:] != games[:-1]) | (runs[1:, 1] != ends[:-1])
+        island = np.cumsum(fresh) - 1
+        long = np.bincount(island, weights=runs[:, 2]) >= plies
+        games = games[fresh][long]
+    return [int(g) for g in np.unique(games)]
 
 
-def most_pieces(variant: str | None) -> int:
-    """The most men or kings a side can have: in *variant*, or in any variant."""
-    if variant is not None:
-        return Position.start(VARIANTS[variant]).white_men.bit_count()
-    return max(Position.start(v).white_men.bit_count() for v in VARIANTS.values())
+def material_games(engine: Engine, material: Material, plies: int = 1) -> Select[Any]:
+    """:func:`material_numbers` as the rows of a query (one column, the number)."""
+    return numbers_table(engine, material_numbers(engine, material, plies))

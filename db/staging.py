@@ -1,45 +1,22 @@
 """The tables an import fills through a staging table: the postings and the material runs.
 
 An import appends the rows of the games it writes to a staging table, which has no index, and
-moves them into their table once it has written its games, sorted by the table's key: rows so
-inserted fill the table's pages one after another, where rows inserted game by game land all
-over them (see docs/speed.md); the positions, staged a row per game, become a part of each
-row of the postings they reach (pdn.db.postings). The questions read the staged rows too,
-when there are any, so that what a running or interrupted import wrote is found as well; the
-next import, or opening the database for writing, moves them.
-"""
+moves them in once it has written its games: the positions, staged a row per game, become a
+part of each row of the postings they reach (pdn.db.postings), the material runs, staged a row
+each, a part of their signature's row (pdn.db.material); so each row is written once an
+import, not once a game. The questions read the staged rows too, when there are any, so that
+what a running or interrupted import wrote is found as well; the next import, or opening the
+database for writing, moves them."""
 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, FromClause, Select, Table, literal, select, union
+from sqlalchemy import Connection, Engine, Table, literal, select
 
+from pdn.db.material import move_in as move_material_in
 from pdn.db.postings import move_in
-from pdn.db.schema import MATERIAL_STAGED, STAGED, Base
-
-
-@dataclass(frozen=True, slots=True)
-class Staging:
-    """A table filled through *staged*, a table of its columns (pdn.db.schema.staging_table):
-    the material runs (the positions are staged a row per game: pdn.db.postings)."""
-
-    table: Table
-    staged: Table
-
-    @property
-    def columns(self) -> str:
-        """The table's columns, as SQL lists them."""
-        return ", ".join(c.name for c in self.table.columns)
-
-    @property
-    def key(self) -> tuple[str, ...]:
-        """The columns of the table's key, in order: the order rows are moved in."""
-        return tuple(c.name for c in self.table.primary_key.columns)
-
-
-MATERIAL = Staging(Base.metadata.tables["material"], MATERIAL_STAGED)
+from pdn.db.schema import MATERIAL_STAGED, STAGED
 
 
 def any_staged(engine: Engine, staged: Table) -> bool:
@@ -53,51 +30,28 @@ def staged_in(conn: Connection, staged: Table) -> bool:
     return conn.execute(select(literal(1)).select_from(staged).limit(1)).first() is not None
 
 
-def every_row(engine: Engine, staging: Staging) -> FromClause:
-    """Every row of *staging*'s table, staged ones included, each once (a game stored anew from
-    an earlier place stages its rows again)."""
-    if not any_staged(engine, staging.staged):
-        return staging.table
-    return union(_every(staging, staging.table), _every(staging, staging.staged)).subquery()
-
-
-def _every(staging: Staging, table: Table) -> Select[*tuple[object, ...]]:
-    """Every row of *table*, its columns in the order of *staging*'s table."""
-    return select(*(table.c[c.name] for c in staging.table.columns))
-
-
 MOVING = 0x70646E6D6F766500  # PostgreSQL advisory lock of an import moving staged rows ("pdnmove")
 
 
 def move_staged(conn: Connection, give_back: bool = True) -> None:
     """Move the staged rows into their tables: the positions into the postings
-    (pdn.db.postings.move_in), the material runs in key order (a row there already, as a game
-    stored anew from an earlier place stages it again, stays as it is); into SQLite, their
-    pages given back (*give_back*) unless the database is vacuumed after. On PostgreSQL
-    without the statement timeout (minutes on a million games), one mover at a time till the
-    transaction ends (pdn.db.tallies.sum_tallies runs after it)."""
-    m = MATERIAL
-    order = ", ".join(m.key)
+    (pdn.db.postings.move_in), the material runs into their signatures' rows
+    (pdn.db.material.move_in); into SQLite, their pages given back (*give_back*) unless the
+    database is vacuumed after. On PostgreSQL without the statement timeout (minutes on a
+    million games), one mover at a time till the transaction ends (pdn.db.tallies.sum_tallies
+    runs after it)."""
     if conn.dialect.name == "postgresql":  # rows staged meanwhile by another import stay
         conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
         # one mover at a time: two, each deleting rows the other inserts, could deadlock
         conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MOVING})")
         move_in(conn)
-        conn.exec_driver_sql(
-            f"WITH moved AS (DELETE FROM {m.staged.name} RETURNING {m.columns}) INSERT INTO "
-            f"{m.table.name} ({m.columns}) SELECT {m.columns} FROM moved ORDER BY {order} "
-            "ON CONFLICT DO NOTHING"
-        )
+        move_material_in(conn)
         return
-    positions, runs = staged_in(conn, STAGED), staged_in(conn, m.staged)  # nobody meanwhile
+    positions, runs = staged_in(conn, STAGED), staged_in(conn, MATERIAL_STAGED)  # nobody else
     if positions:
         move_in(conn)
     if runs:
-        conn.exec_driver_sql(
-            f"INSERT OR IGNORE INTO {m.table.name} ({m.columns}) SELECT {m.columns} FROM "
-            f"{m.staged.name} ORDER BY {order}"
-        )
-        conn.exec_driver_sql(f"DELETE FROM {m.staged.name}")
+        move_material_in(conn)
     if (positions or runs) and give_back:
         give_back_pages(conn)
 

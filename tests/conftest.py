@@ -19,8 +19,10 @@ from sqlalchemy import Connection, Engine, FromClause, create_engine, delete, se
 
 from pdn.archive.validate import validate_paths
 from pdn.db.connection import open_database
+from pdn.db.material import parts as material_parts
+from pdn.db.material import unpacked as unpacked_runs
 from pdn.db.postings import every_posting, parts, stored_postings, upsert
-from pdn.db.schema import Base, GameRow, MoveText, PostingRow
+from pdn.db.schema import Base, GameRow, MaterialRow, MoveText, PostingRow
 from pdn.db.search import StoredPositions, stored_rows, words
 from pdn.db.store import ImportStats, import_paths
 from pdn.game import Game
@@ -190,6 +192,9 @@ def table_digests(engine: Engine) -> dict[str, tuple[int, str]]:
             if table is PostingRow.__table__:
                 out[table.name] = _posting_digest(conn)
                 continue
+            if table is MaterialRow.__table__:
+                out[table.name] = _material_digest(conn)
+                continue
             left = ("imported_at", "run", "number")
             ids = {"game"}
             columns = [named[c.name] if c.name in ids else c for c in table.columns
@@ -219,6 +224,34 @@ def postings_cut(conn: Connection, gone: set[int]) -> list[tuple[int, int, int, 
     if len(kept):
         conn.exec_driver_sql(upsert(conn), parts(*kept.astype(np.int64).T))
     return [r for r in rows if r[1] in gone]
+
+
+def material_cut(conn: Connection, gone: set[int]) -> list[tuple[int, int, int, int]]:
+    """Take the material runs of the games numbered as in *gone* out of the stored ones; those
+    runs, as (signature, game, first position, length)."""
+    rows = _material_rows(conn)
+    kept = np.array([r for r in rows if r[1] not in gone], np.int64).reshape(-1, 4)
+    conn.execute(delete(MaterialRow))
+    if len(kept):
+        conn.exec_driver_sql(upsert(conn, "material", "signature"), material_parts(kept))
+    return [r for r in rows if r[1] in gone]
+
+
+def _material_rows(conn: Connection) -> list[tuple[int, int, int, int]]:
+    """The stored material runs (signature, game number, first position, length), in order."""
+    query = select(MaterialRow.signature, MaterialRow.data)
+    return sorted((s, *r) for s, data in conn.execute(query) for r in unpacked_runs(data).tolist())
+
+
+def _material_digest(conn: Connection) -> tuple[int, str]:
+    """The stored material runs' count and a digest of them, each as (signature, game id,
+    first position, length), in the order of their text."""
+    ids = dict(conn.execute(select(GameRow.number, GameRow.id)).all())
+    rows = sorted(((s, ids.get(g), f, n) for s, g, f, n in _material_rows(conn)), key=repr)
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(repr(row).encode())
+    return len(rows), digest.hexdigest()
 
 
 def _posting_digest(conn: Connection) -> tuple[int, str]:

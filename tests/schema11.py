@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import zlib
 
-from schema12 import layout_12, written_back
+from schema12 import layout_12
+from schema13 import written_back
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from pdn.db.schema import BoardsRow, GameRow, TagRow

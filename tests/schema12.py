@@ -4,27 +4,13 @@ layout checked against tests/data/schema12.sqlite, which the toolkit wrote at d0
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
 
-from sqlalchemy import Connection, insert, select, text
+from schema13 import layout_13, written_back
+from sqlalchemy import Connection, insert, select
 
-from pdn.db.connection import connect
 from pdn.db.migration import POSITIONS_12, STAGED_12
 from pdn.db.postings import stored_postings
 from pdn.db.schema import STAGED, PostingRow
-
-
-def written_back(db: str, version: int, layout: Callable[[Connection], None]) -> None:
-    """Rewrite a database just made in an older *layout*, in one transaction, marked as
-    written by schema *version* (every schemaN module of the tests writes its layout so); its
-    staged rows, if any, staged still (opening it for writing would move them in)."""
-    engine = connect(db, False)
-    with engine.begin() as conn:
-        layout(conn)
-        conn.execute(
-            text("UPDATE pdn_meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)}
-        )
-    engine.dispose()
 
 
 def as_schema_12(db: str) -> None:
@@ -33,9 +19,10 @@ def as_schema_12(db: str) -> None:
 
 
 def layout_12(conn: Connection) -> None:
-    """This schema's rows as schema 12 wrote them: the postings a row each in the positions
-    table (digest, game, ply, move), in key order; the staged positions staged still, a row
-    each."""
+    """This schema's rows as schema 12 wrote them (schema 13's layout first): the postings a
+    row each in the positions table (digest, game, ply, move), in key order; the staged
+    positions staged still, a row each."""
+    layout_13(conn)
     rows = sorted((d, *p) for d, found in stored_postings(conn) for p in found)
     POSITIONS_12.create(conn)
     names = [c.name for c in POSITIONS_12.columns]

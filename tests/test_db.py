@@ -31,6 +31,7 @@ import pdn.replay
 from conftest import (
     corpus_dir,
     corpus_files,
+    material_cut,
     postgres_database,
     postgres_reason,
     postings_cut,
@@ -42,6 +43,7 @@ from pdn.archive.selection import parse_material
 from pdn.cli.app import app
 from pdn.cli.common import BarProgress
 from pdn.db.connection import DatabaseRefused, open_database
+from pdn.db.material import unpacked as unpacked_runs
 from pdn.db.postings import every_posting
 from pdn.db.questions import GameFilter, explore, find_games
 from pdn.db.records import Record
@@ -68,10 +70,15 @@ SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 
 def count(engine: Engine, model: type) -> int:
-    """The rows of *model*'s table; of PostingRow, the postings (a position of a game each)."""
+    """The rows of *model*'s table; of PostingRow, the postings (a position of a game each); of
+    MaterialRow, the runs."""
     with engine.connect() as conn:
         if model is PostingRow:
             return sum(len(found) for _, found in every_posting(conn))
+        if model is MaterialRow:
+            return sum(
+                len(unpacked_runs(d)) for d in conn.execute(select(MaterialRow.data)).scalars()
+            )
         return int(conn.execute(select(func.count()).select_from(model)).scalar() or 0)
 
 
@@ -212,6 +219,7 @@ def stopped_after(conn: Connection, games: int) -> None:
             conn.execute(delete(table).where(table.c.game.in_(numbers)))
     conn.execute(delete(Occurrence).where(Occurrence.file_index > games))
     postings_cut(conn, set(conn.execute(numbers).scalars()))
+    material_cut(conn, set(conn.execute(numbers).scalars()))
     conn.execute(delete(GameRow).where(GameRow.file_index > games))
     conn.execute(update(SourceFile).values(complete=False, games=0))
     for table in (TALLIES, PLAYER_TALLIES, OPENING_TALLIES, MOVE_TALLIES):

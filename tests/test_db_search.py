@@ -6,6 +6,7 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from sqlalchemy import Engine, create_engine, insert, select
 
@@ -14,16 +15,18 @@ from conftest import stored
 from pdn.archive.pipeline import file_preference
 from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import open_database
+from pdn.db.material import parts
+from pdn.db.material import unpacked as unpacked_runs
+from pdn.db.postings import upsert
 from pdn.db.questions import GameFilter, count_games, find_games
 from pdn.db.schema import MATERIAL_STAGED, BoardsRow, MaterialRow, SquaresRow
 from pdn.db.search import (
     DELTAS,
+    allows,
     board_arrays,
     compressed,
     material_games,
-    most_pieces,
     pattern_games,
-    signatures,
     squares_allow,
     unpacked,
     words,
@@ -98,11 +101,9 @@ def engine() -> Iterator[Engine]:
             if game.syntax_error is not None:
                 continue
             positions = replay_game(game, None, "seed", prefer).positions
-            rows = stored(n, positions)
-            keys = ("game", "first", "length", "signature")  # the material names its number
-            conn.execute(
-                insert(MaterialRow), [dict(zip(keys, r, strict=True)) for r in rows.material]
-            )
+            rows = stored(n, positions)  # the material names its number
+            runs = sorted((sig, g, first, length) for g, first, length, sig in rows.material)
+            conn.exec_driver_sql(upsert(conn, "material", "signature"), parts(np.array(runs)))
             conn.execute(insert(BoardsRow), [{"game_id": n, "data": rows.boards[0][1]}])
             kinds = ("game_id", "white_men", "white_kings", "black_men", "black_kings")
             conn.execute(insert(SquaresRow), [dict(zip(kinds, rows.squares[0], strict=True))])
@@ -110,30 +111,49 @@ def engine() -> Iterator[Engine]:
     engine.dispose()
 
 
-def found(engine: Engine, spec: str, plies: int = 1, by_ranges: bool = False) -> list[int]:
+def found(engine: Engine, spec: str, plies: int = 1) -> list[int]:
     with engine.connect() as conn:
-        query = material_games(engine, parse_material(spec), plies, most_pieces(None), by_ranges)
+        query = material_games(engine, parse_material(spec), plies)
         return sorted(r[0] for r in conn.execute(query))
 
 
-@pytest.mark.parametrize("by_ranges", [False, True])
-def test_material_search(engine: Engine, by_ranges: bool) -> None:
+def test_material_search(engine: Engine) -> None:
     # the same games as tests/test_filter.py finds in the file
-    assert found(engine, "W:3K1,B:1K", 1, by_ranges) == [6]
-    assert found(engine, "W:3K1,B:1K", 7, by_ranges) == [6]
-    assert found(engine, "W:3K1,B:1K", 8, by_ranges) == []
-    assert found(engine, "W:11,B:11", 1, by_ranges) == [1, 7]
-    assert found(engine, "W:11,B:12", 2, by_ranges) == []
+    assert found(engine, "W:3K1,B:1K", 1) == [6]
+    assert found(engine, "W:3K1,B:1K", 7) == [6]
+    assert found(engine, "W:3K1,B:1K", 8) == []
+    assert found(engine, "W:11,B:11", 1) == [1, 7]
+    assert found(engine, "W:11,B:12", 2) == []
     # game 1: 12 v 12 for three positions, then 11 v 12, then 11 v 11: a range spans runs
-    assert found(engine, "W:11-12,B:11-12", 5, by_ranges) == [1, 2, 3, 7]
-    assert found(engine, "W:11-12,B:11-12", 6, by_ranges) == [2, 7]
-    assert found(engine, "W:12+", 1, by_ranges) == [1, 2, 3, 4, 5, 7, 9]  # Russian has 12 too
+    assert found(engine, "W:11-12,B:11-12", 5) == [1, 2, 3, 7]
+    assert found(engine, "W:11-12,B:11-12", 6) == [2, 7]
+    assert found(engine, "W:12+", 1) == [1, 2, 3, 4, 5, 7, 9]  # Russian has 12 too
 
 
-def test_signatures_or_ranges() -> None:
-    assert signatures(parse_material("W:3K1,B:1K"), 20) == [3 | 1 << 8 | 0 << 16 | 1 << 24]
-    assert len(signatures(parse_material("B:K1"), 20) or []) == 21 * 21
-    assert signatures(parse_material("W:1+"), 30) is None  # 30 * 31**3: searched by ranges
+def test_a_spec_allows_the_signatures_of_its_counts() -> None:
+    three_and_king = 3 | 1 << 8 | 0 << 16 | 1 << 24
+    assert allows(parse_material("W:3K1,B:1K"), three_and_king)
+    assert allows(parse_material("W:1-3K1,B:K1+"), three_and_king)
+    assert not allows(parse_material("W:4+"), three_and_king)
+    assert not allows(parse_material("B:K2"), three_and_king)
+
+
+def test_a_material_part_is_laid_out_as_documented() -> None:
+    # signature 7: games 5, 6 and 300 (gaps 1 and 294: two bytes), first positions 0, 2 and 1,
+    # lengths 3, 1 and 400 (two bytes): widths byte (2 - 1) | (1 - 1) << 2 | (2 - 1) << 4 = 17;
+    # signature 9: game 4, one run (no gap), first 10, length 2
+    made = parts(np.array([(7, 5, 0, 3), (7, 6, 2, 1), (7, 300, 1, 400), (9, 4, 10, 2),
+                           (9, 4, 10, 2)]))  # fmt: skip
+    assert made == [
+        (7, bytes([3, 5, 17, 1, 0, 0x26, 1, 0, 2, 1, 3, 0, 1, 0, 0x90, 1])),
+        (9, bytes([1, 4, 0, 10, 2])),
+    ]
+    assert unpacked_runs(made[0][1]).tolist() == [[5, 0, 3], [6, 2, 1], [300, 1, 400]]
+    # a part of another import: game 6's run again (a game stored anew) and game 8's
+    again = parts(np.array([(7, 6, 2, 1), (7, 8, 0, 5)]))[0][1]
+    assert unpacked_runs(made[0][1] + again).tolist() == [
+        [5, 0, 3], [6, 2, 1], [8, 0, 5], [300, 1, 400]
+    ]  # fmt: skip
 
 
 def test_pattern_search(engine: Engine) -> None:

@@ -1,6 +1,6 @@
 """Opening a database made by an older schema for writing brings it up to this one: a database
-of schema 5 to 12 written by the toolkit itself (tests/data/schema5.sqlite to
-schema12.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
+of schema 5 to 13 written by the toolkit itself (tests/data/schema5.sqlite to
+schema13.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
 question answered alike; so does one of PostgreSQL, written in the older layout here (the
 layout checked against that file)."""
 
@@ -21,9 +21,16 @@ from schema9 import as_schema_9
 from schema10 import as_schema_10
 from schema11 import as_schema_11
 from schema12 import as_schema_12
-from sqlalchemy import Connection, Engine, delete, func, insert, select
+from schema13 import as_schema_13
+from sqlalchemy import Connection, Engine, func, insert, select
 
-from conftest import postgres_database, postgres_reason, postings_cut, table_digests
+from conftest import (
+    material_cut,
+    postgres_database,
+    postgres_reason,
+    postings_cut,
+    table_digests,
+)
 from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import DatabaseRefused, open_database
 from pdn.db.postings import every_posting, staged_row
@@ -40,7 +47,6 @@ from pdn.db.schema import (
     SCHEMA_VERSION,
     STAGED,
     GameRow,
-    MaterialRow,
 )
 from pdn.db.store import import_paths
 
@@ -93,10 +99,11 @@ OLD = {
     10: as_schema_10,
     11: as_schema_11,
     12: as_schema_12,
+    13: as_schema_13,
 }  # each schema's layout written back
 
 
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13])
 def test_an_old_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -123,7 +130,7 @@ def test_an_old_database_ends_as_a_new_import(
     with sqlite3.connect(old) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         version_now = conn.execute("SELECT value FROM pdn_meta WHERE key = 'schema_version'")
-        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "13"
+        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "14"
         kinds = conn.execute("SELECT DISTINCT typeof(moves) FROM games").fetchall()
     conn.close()
     assert "plies" not in tables and "ix_games_final_hash" not in tables
@@ -131,7 +138,7 @@ def test_an_old_database_ends_as_a_new_import(
     assert {"ix_games_variant_results", "ix_games_year_results"} <= tables
     assert "ix_games_variant" not in tables and "ix_games_year" not in tables
     assert {"postings", "positions_staged", "material", "material_staged"} <= tables
-    assert "positions" not in tables
+    assert "positions" not in tables and "material_13" not in tables
     assert {"tallies", "player_tallies", "squares", "ix_games_number", "move_texts"} <= tables
     assert not {"positions_9", "material_9", "positions_staged_9", "material_staged_9"} & tables
     assert not {"positions_10", "positions_staged_10"} & tables
@@ -164,11 +171,14 @@ SAME = {  # what each old layout is checked on against the file the toolkit wrot
     11: ["positions ORDER BY digest, game, ply", "move_texts ORDER BY id", "games ORDER BY id",
          "boards ORDER BY game_id", "tags ORDER BY game_id, position"],
     12: ["positions ORDER BY digest, game, ply", "move_texts ORDER BY id", "games ORDER BY id",
-         "boards ORDER BY game_id", "tags ORDER BY game_id, position"],
+         "boards ORDER BY game_id", "tags ORDER BY game_id, position",
+         "material ORDER BY signature, game, first"],
+    13: ["material ORDER BY signature, game, first", "move_texts ORDER BY id",
+         "games ORDER BY id", "boards ORDER BY game_id", "postings ORDER BY prefix"],
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13])
 def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -192,7 +202,7 @@ def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
 
 
 @pytest.mark.skipif(postgres_reason() is not None, reason=str(postgres_reason()))
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13])
 def test_an_old_postgresql_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -210,7 +220,7 @@ def test_an_old_postgresql_database_ends_as_a_new_import(
             names = conn.exec_driver_sql(
                 "SELECT conname FROM pg_constraint WHERE conrelid = 'material'::regclass"
             )
-            assert sorted(n for (n,) in names) == ["material_game_fkey", "material_pkey"]
+            assert sorted(n for (n,) in names) == ["material_pkey"]
         for ask in ASKED:
             assert ask(migrated).equals(ask(fresh))
         imported_again(migrated, tmp_path)
@@ -221,9 +231,8 @@ def test_an_old_postgresql_database_ends_as_a_new_import(
 def staged_after(conn: Connection, number: int) -> None:
     """The positions and material runs of the games numbered over *number* put back where an
     import stages them, as one killed before it moved them in leaves them."""
-    later = postings_cut(
-        conn, set(conn.execute(select(GameRow.number).where(GameRow.number > number)).scalars())
-    )
+    gone = set(conn.execute(select(GameRow.number).where(GameRow.number > number)).scalars())
+    later = postings_cut(conn, gone)
     by_game: dict[int, list[tuple[int, int | None]]] = {}
     for d, g, _, m in sorted(later, key=lambda r: (r[1], r[2])):
         by_game.setdefault(g, []).append((d, m))
@@ -234,18 +243,18 @@ def staged_after(conn: Connection, number: int) -> None:
         for g, ps in by_game.items()
     ]  # fmt: skip
     conn.execute(insert(STAGED), [dict(zip(names, r, strict=True)) for r in rows])
-    columns = [c.name for c in MATERIAL_STAGED.columns]
-    runs = MaterialRow.__table__
-    conn.execute(insert(MATERIAL_STAGED).from_select(
-        columns, select(*(runs.c[c] for c in columns)).where(runs.c.game > number)))  # fmt: skip
-    conn.execute(delete(MaterialRow).where(MaterialRow.game > number))
+    runs = material_cut(conn, gone)
+    conn.execute(insert(MATERIAL_STAGED), [dict(zip(STAGED_RUN, r, strict=True)) for r in runs])
 
 
-@pytest.mark.parametrize("version", [9, 10, 12])
+STAGED_RUN = [c.name for c in MATERIAL_STAGED.columns]
+
+
+@pytest.mark.parametrize("version", [9, 10, 12, 13])
 def test_staged_rows_are_migrated(
     db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
-    """A database of schema 9, 10 or 12 that an import killed before it moved its staged rows in
+    """A database of schema 9, 10, 12 or 13 that an import killed before it moved its staged rows in
     left (the positions and runs of the games numbered over 30 staged) ends, opened for
     writing, as a new import: the staged rows migrated with the others, then moved in."""
     monkeypatch.chdir(ROOT)

@@ -17,7 +17,7 @@ import pdn.db.store
 from conftest import corpus_dir
 from pdn.archive.parallel import Task
 from pdn.archive.pipeline import Options
-from pdn.archive.selection import parse_material
+from pdn.archive.selection import has_material, material_runs, parse_material
 from pdn.db.connection import open_database
 from pdn.db.positions import opening_digests, rows_table
 from pdn.db.postings import every_posting
@@ -40,7 +40,7 @@ from pdn.db.schema import (
     GameRow,
     MoveText,
 )
-from pdn.db.search import material_count, most_pieces, unpacked
+from pdn.db.search import unpacked
 from pdn.db.sources import source_files
 from pdn.db.store import ImportStats, import_paths, span_records
 from pdn.db.tallies import (
@@ -327,14 +327,23 @@ def test_a_game_stored_anew_under_other_rules_moves_to_its_ending(db: str) -> No
 
 
 def test_a_material_alone_is_counted_from_its_runs(corpus_db: tuple[Engine, ImportStats]) -> None:
-    # one signature: its runs are its games (a material never comes back), counted without the
-    # games; as many as the games listed by the material's islands
+    # counted from the runs without the games, as many as are listed; and among the first
+    # 2,000 games those whose positions (their boards rows, replayed by the kernel at import)
+    # hold the material for the plies, as the file filter judges them
     engine, _ = corpus_db
+    with engine.connect() as conn:
+        boards = conn.execute(
+            select(GameRow.id, GameRow.number, GameRow.variant, BoardsRow.data)
+            .join(BoardsRow, BoardsRow.game_id == GameRow.id)
+            .where(GameRow.number <= 2000)
+        ).all()
+    runs = {i: material_runs(list(unpacked(get_variant(str(v)), d))) for i, _, v, d in boards}
     for spec, plies in (("W:12,B:12", 1), ("W:12,B:12", 2), ("W:12,B:12", 30),
-                        ("W:3K1,B:1K", 1), ("W:0K2,B:0K1", 4), ("W:20,B:20", 12)):  # fmt: skip
-        where = GameFilter(material=parse_material(spec), material_plies=plies)
-        counted = material_count(engine, parse_material(spec), plies, most_pieces(None))
+                        ("W:3K1,B:1K", 1), ("W:0K2,B:0K1", 4), ("W:20,B:20", 12),
+                        ("W:1-3K1,B:1K", 1), ("W:8-10,B:8-10", 9)):  # fmt: skip
+        material = parse_material(spec)
+        where = GameFilter(material=material, material_plies=plies)
         listed = find_games(engine, where, limit=None)
-        assert counted == count_games(engine, where) == len(listed) > 0, spec
-    ranges = parse_material("W:1-3K1,B:1K")  # more than one signature: by the islands
-    assert material_count(engine, ranges, 1, most_pieces(None)) is None
+        assert count_games(engine, where) == len(listed) > 0, spec
+        want = {i for i, r in runs.items() if has_material(r, material, plies)}
+        assert {i for i in listed["id"] if i in runs} == want, spec
