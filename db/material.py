@@ -127,7 +127,7 @@ def runs_of(conn: Connection, wanted: Callable[[int], bool]) -> npt.NDArray[np.i
             runs = select(staging.game, staging.first, staging.length)
             got = conn.execute(runs.where(staging.signature.in_(asked))).all()
             found.append(np.array(got, np.int64).reshape(-1, 3))
-    return _once(np.concatenate(found))
+    return _once(np.concatenate(found)) if len(found) > 2 else found[-1]
 
 
 def move_in(conn: Connection) -> None:

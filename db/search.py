@@ -357,7 +357,10 @@ def material_numbers(engine: Engine, material: Material, plies: int = 1) -> list
         island = np.cumsum(fresh) - 1
         long = np.bincount(island, weights=runs[:, 2]) >= plies
         games = games[fresh][long]
-    return [int(g) for g in np.unique(games)]
+    first = np.ones(len(games), dtype=bool)  # the runs come in order of game
+    first[1:] = games[1:] != games[:-1]
+    numbers: list[int] = games[first].tolist()
+    return numbers
 
 
 def material_games(engine: Engine, material: Material, plies: int = 1) -> Select[Any]:
