@@ -156,7 +156,7 @@ def asked(db: Path, pdn: Path) -> list[tuple[str, str, str]]:
     row = partial(_row, rows, pdn.name)
     stored, size = db.stat().st_size, pdn.stat().st_size
     row("database at most 3x the PDN's bytes",
-        f"{stored / 2**20:,.1f} MiB for {size / 2**20:,.1f} MiB: {stored / size:.1f}x",
+        f"{stored / 2**20:,.1f} MiB for {size / 2**20:,.1f} MiB: {stored / size:.2f}x",
         stored / size <= 3)  # fmt: skip
     engine = open_database(str(db), create=False, readonly=True)
     player = find_games(engine, GameFilter(), limit=1)["white"].iloc[0]
