@@ -109,25 +109,30 @@ def _once(runs: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 def runs_of(conn: Connection, wanted: Callable[[int], bool]) -> npt.NDArray[np.int64]:
     """The runs (game, first position, length) of every signature *wanted* accepts, staged
     ones included (an import at work, or killed), in order of game and first position, each
-    once (a game stored anew during an import has its runs stored and staged)."""
+    once (a game stored anew during an import has its runs stored and staged). The staged
+    rows are read first: an import moving them in meanwhile (PostgreSQL reads each
+    statement's own snapshot) leaves them in one read or the other."""
     import numpy as np
 
-    stored = set(conn.execute(select(MaterialRow.signature)).scalars())
     staging = MATERIAL_STAGED.c
     staged = conn.execute(select(literal(1)).select_from(MATERIAL_STAGED).limit(1)).first()
+    signatures = set()
     if staged:
-        stored |= set(conn.execute(select(staging.signature).distinct()).scalars())
-    chosen = sorted(s for s in stored if wanted(s))
+        signatures = set(conn.execute(select(staging.signature).distinct()).scalars())
+    signatures |= set(conn.execute(select(MaterialRow.signature)).scalars())
+    chosen = sorted(s for s in signatures if wanted(s))
     found = [np.zeros((0, 3), np.int64)]
     for i in range(0, len(chosen), ASKED_AT_ONCE):
         asked = chosen[i : i + ASKED_AT_ONCE]
-        rows = select(MaterialRow.data).where(MaterialRow.signature.in_(asked))
-        found += [unpacked(data) for data in conn.execute(rows).scalars()]
         if staged:
             runs = select(staging.game, staging.first, staging.length)
             got = conn.execute(runs.where(staging.signature.in_(asked))).all()
             found.append(np.array(got, np.int64).reshape(-1, 3))
-    return _once(np.concatenate(found)) if len(found) > 2 else found[-1]
+        rows = select(MaterialRow.data).where(MaterialRow.signature.in_(asked))
+        found += [unpacked(data) for data in conn.execute(rows).scalars()]
+    if staged or len(found) > 2:  # one stored row comes in order, each run once
+        return _once(np.concatenate(found))
+    return found[-1]
 
 
 def move_in(conn: Connection) -> None:
@@ -148,7 +153,7 @@ def added(conn: Connection, query: str) -> None:
     import numpy as np
 
     statement = upsert(conn, TABLE, KEY)
-    cursor = driver_cursor(conn, query)
+    cursor = driver_cursor(conn, query, "pdn_material")
     held = np.zeros((0, 4), np.int64)
     while chunk := cursor.fetchmany(READ_AT_ONCE):
         block = np.concatenate([held, np.array(chunk, np.int64)])

@@ -45,7 +45,6 @@ from pdn.db.schema import (
     MoveText,
     PostingRow,
     SquaresRow,
-    staging_table,
 )
 from pdn.db.staging import give_back_pages
 from pdn.db.tallies import tallies_from_games
@@ -65,7 +64,11 @@ POSITIONS_12 = Table(  # a row per position of each game (13 made the postings)
     Column("move", Integer),
     sqlite_with_rowid=False,
 )
-STAGED_12 = staging_table("positions_staged", POSITIONS_12)  # 13 stages a row per game
+STAGED_12 = Table(  # schema 12's staged positions: its columns, no key (13 stages a row a game)
+    "positions_staged",
+    _LAID_12,
+    *(Column(c.name, c.type, nullable=c.nullable) for c in POSITIONS_12.columns),
+)
 MATERIAL_13 = Table(  # a row per run, keyed by signature (14 packed them a row per signature)
     "material",
     _LAID_12,

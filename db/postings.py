@@ -295,14 +295,12 @@ def _written(conn: Connection, found: npt.NDArray[np.void]) -> None:
 STAGED_AT_ONCE = 4096  # staged games read at a time
 
 
-def driver_cursor(conn: Connection, query: str) -> Any:
-    """The driver's cursor on *query*'s rows, fetched as asked (a server's cursor on
-    PostgreSQL): SQLAlchemy's rows cost more than the work on them."""
+def driver_cursor(conn: Connection, query: str, name: str = "pdn_postings") -> Any:
+    """The driver's cursor on *query*'s rows, fetched as asked (on PostgreSQL the server's
+    cursor *name*, one open at a time): SQLAlchemy's rows cost more than the work on them."""
     driver = conn.connection.driver_connection
     assert driver is not None
-    cursor = (
-        driver.cursor(name="pdn_postings") if conn.dialect.name == "postgresql" else driver.cursor()
-    )
+    cursor = driver.cursor(name=name) if conn.dialect.name == "postgresql" else driver.cursor()
     cursor.execute(query)
     return cursor
 
@@ -353,15 +351,17 @@ def added(conn: Connection, query: str) -> None:
 
 
 def postings_at(conn: Connection, digest: int) -> list[Posting]:
-    """The postings of position *digest*, staged ones included."""
+    """The postings of position *digest*, staged ones included: read first, so that an import
+    moving them in meanwhile (PostgreSQL reads each statement's own snapshot) leaves them in
+    one read or the other."""
     prefix = digest >> SHIFT
-    stored = conn.execute(select(PostingRow.data).where(PostingRow.prefix == prefix)).scalar()
-    found = unpacked(prefix, stored or b"").get(digest, [])
     staged = {
         (g, p, m - 1 if m else None)
         for chunk in _staged(conn, STAGED.name)
         for g, p, m in _rows(chunk[chunk["digest"] == digest])
     }
+    stored = conn.execute(select(PostingRow.data).where(PostingRow.prefix == prefix)).scalar()
+    found = unpacked(prefix, stored or b"").get(digest, [])
     return sorted({*found, *staged}) if staged else found
 
 
@@ -385,13 +385,21 @@ def postings_between(
     conn: Connection, first: int, last: int, games: Sequence[int] | None = None
 ) -> npt.NDArray[np.int64]:
     """Every posting at plies *first* to *last* (of *games* only, if given: their numbers),
-    staged ones included, each (digest, game, ply) once, in that order: a row each of digest,
-    game, ply and the move's id plus one (0: none, from the last position). Each row's digests
-    are walked to find their records, which are read in numpy."""
+    staged ones included (read first, as :func:`postings_at` reads them), each (digest, game,
+    ply) once, in that order: a row each of digest, game, ply and the move's id plus one (0:
+    none, from the last position). Each row's digests are walked to find their records, which
+    are read in numpy."""
     import numpy as np
 
     wanted = None if games is None else np.array(sorted(set(games)), np.int64)
     found = [np.zeros((0, 4), np.int64)]
+    for chunk in _staged(conn, STAGED.name):
+        kept = chunk[(chunk["ply"] >= first) & (chunk["ply"] <= last)]
+        if wanted is not None:
+            kept = kept[np.isin(kept["game"], wanted)]
+        found.append(
+            np.stack([kept[c].astype(np.int64) for c in ("digest", "game", "ply", "move")], axis=1)
+        )
     batch: list[tuple[int, bytes]] = []
     size = 0
     cursor = driver_cursor(conn, f"SELECT prefix, data FROM {PostingRow.__tablename__}")
@@ -403,13 +411,6 @@ def postings_between(
             batch, size = [], 0
     cursor.close()
     found.append(_between(batch, first, last, wanted))
-    for chunk in _staged(conn, STAGED.name):
-        kept = chunk[(chunk["ply"] >= first) & (chunk["ply"] <= last)]
-        if wanted is not None:
-            kept = kept[np.isin(kept["game"], wanted)]
-        found.append(
-            np.stack([kept[c].astype(np.int64) for c in ("digest", "game", "ply", "move")], axis=1)
-        )
     every = np.concatenate(found)
     every = every[np.lexsort((every[:, 2], every[:, 1], every[:, 0]))]
     again = (every[1:, :3] == every[:-1, :3]).all(axis=1)  # a game stored anew: twice

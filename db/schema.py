@@ -212,14 +212,6 @@ class MoveText(Base):
     text: Mapped[str] = mapped_column(Text, unique=True)
 
 
-def staging_table(name: str, table: Table) -> Table:
-    """Where an import writes the rows of *table* as they come, to move them in sorted once it
-    has written its games (see pdn.db.staging): *table*'s columns, without a key or index, in
-    *table*'s metadata."""
-    columns = (Column(c.name, c.type, nullable=c.nullable) for c in table.columns)
-    return Table(name, table.metadata, *columns)
-
-
 STAGED = Table(  # the positions of the games an import writes, a row a game, till it moves
     # them into the postings (pdn.db.postings.move_in): the game by its number, the digest of
     # each position of its main line (8 bytes each, little-endian) and the move played from it

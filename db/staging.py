@@ -19,12 +19,6 @@ from pdn.db.postings import move_in
 from pdn.db.schema import MATERIAL_STAGED, STAGED
 
 
-def any_staged(engine: Engine, staged: Table) -> bool:
-    """Whether any row is *staged* (an import at work, or killed)."""
-    with engine.connect() as conn:
-        return staged_in(conn, staged)
-
-
 def staged_in(conn: Connection, staged: Table) -> bool:
     """Whether any row is *staged*."""
     return conn.execute(select(literal(1)).select_from(staged).limit(1)).first() is not None

@@ -5,12 +5,18 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
 from sqlalchemy import Engine, create_engine, insert, select
 
+import pdn.db.material
+import pdn.db.postings
 import pdn.db.questions
+import pdn.db.staging
+import pdn.db.store
 from conftest import stored
 from pdn.archive.pipeline import file_preference
 from pdn.archive.selection import parse_material, parse_pattern
@@ -26,7 +32,9 @@ from pdn.db.search import (
     board_arrays,
     compressed,
     material_games,
+    material_numbers,
     pattern_games,
+    signature,
     squares_allow,
     unpacked,
     words,
@@ -246,3 +254,61 @@ def test_one_piece_is_counted_from_the_squares_but_on_folded_boards(tmp_path: Pa
         where = GameFilter(pattern=parse_pattern(text))
         assert count_games(engine, where) == len(find_games(engine, where)) == games, text
     engine.dispose()
+
+
+def test_staged_runs_alone_are_read_in_order_and_once(tmp_path: Path) -> None:
+    # a killed first import left only staged runs, in no order, game 7's twice (a game stored
+    # anew stages its runs again): its games once each, in order, and counted so
+    engine = open_database(str(tmp_path / "staged.db"))
+    s = signature((12, 0, 12, 0))
+    staged = [(s, 9, 0, 5), (s, 7, 0, 5), (s, 3, 0, 1), (s, 7, 0, 5)]
+    with engine.begin() as conn:
+        conn.execute(
+            insert(MATERIAL_STAGED), [dict(zip(STAGED_RUN, r, strict=True)) for r in staged]
+        )
+    even = parse_material("W:12,B:12")
+    assert material_numbers(engine, even, 1) == [3, 7, 9]
+    assert material_numbers(engine, even, 2) == [7, 9]
+    assert count_games(engine, GameFilter(material=even)) == 3
+    engine.dispose()
+
+
+STAGED_RUN = [c.name for c in MATERIAL_STAGED.columns]
+
+
+@pytest.mark.parametrize(
+    ("module", "where"),
+    [(pdn.db.material, GameFilter(material=parse_material("W:12,B:12"))),
+     (pdn.db.postings, GameFilter(variant="english", moves="11-15"))],
+)  # fmt: skip
+def test_rows_moved_in_between_the_reads_are_found(
+    db: str, monkeypatch: pytest.MonkeyPatch, module: ModuleType, where: GameFilter
+) -> None:
+    # the Russian and Italian samples stored; an import of the English ones killed before its
+    # end leaves their runs and positions staged; another, opening the database for writing,
+    # moves them in while a question reads them (between its reads of the staged and of the
+    # stored rows; on PostgreSQL each statement reads its own snapshot): every game is found
+    engine = open_database(db)
+    import_paths(engine, [SAMPLES / "russian-computers-moscow-1998.pdn",
+                          SAMPLES / "italian-ci98-fero.pdn"])  # fmt: skip
+    moved = pdn.db.staging.move_staged
+    monkeypatch.setattr(pdn.db.store, "move_staged", lambda *_, **__: None)
+    import_paths(engine, [SAMPLES / "english-oca-first20.pdn"])
+    monkeypatch.setattr(pdn.db.store, "move_staged", moved)
+    engine.dispose()
+    reader = open_database(db, readonly=True)
+    before = find_games(reader, where, limit=None)
+    real = module.unpacked
+    opened: list[Engine] = []
+
+    def unpacked(*args: Any) -> Any:
+        if not opened:  # opening for writing moves the staged rows in, and commits
+            opened.append(open_database(db))
+        return real(*args)
+
+    monkeypatch.setattr(module, "unpacked", unpacked)
+    during = find_games(reader, where, limit=None)
+    assert len(opened) == 1 and count_games(reader, where) == len(before) > 10
+    assert during["id"].tolist() == before["id"].tolist()
+    opened[0].dispose()
+    reader.dispose()

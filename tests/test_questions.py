@@ -158,10 +158,11 @@ def test_large_questions_are_answered_from_indexes(hand: Engine) -> None:
     assert "SEARCH games USING INDEX ix_games_number (number=?)" in plan
     assert "MATERIALIZE" not in plan
     even = GameFilter(material=parse_material("W:12,B:12"), material_plies=2)
-    # the material's runs: the signatures listed (a row each), then the rows of those the
-    # spec allows read by their key; the games they name looked up by number
+    # the material's runs: whether any are staged, the signatures listed (a row each), then
+    # the rows of those the spec allows read by their key; the games they name looked up by
+    # number
     *runs, plan = _plans(hand, lambda: find_games(hand, even))
-    assert runs == ["SCAN material", "SCAN material_staged",
+    assert runs == ["SCAN material_staged", "SCAN material",
                     "SEARCH material USING INTEGER PRIMARY KEY (rowid=?)"]  # fmt: skip
     assert "SEARCH games USING INDEX ix_games_number (number=?)" in plan
     assert "material" not in plan
