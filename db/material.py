@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, literal, select
 
-from pdn.db.postings import driver_cursor, little_endian, taken_in, upsert, varint, varint_at
+from pdn.db.postings import (
+    WIDTHS,
+    driver_cursor,
+    little_endian,
+    taken_in,
+    upsert,
+    varint,
+    varint_at,
+)
 from pdn.db.schema import MATERIAL_STAGED, MaterialRow
 
 if TYPE_CHECKING:
@@ -78,8 +86,7 @@ def unpacked(data: bytes) -> npt.NDArray[np.int64]:
         head = data[at]
         at += 1
         columns = []
-        for count, width in ((n - 1, (head & 3) + 1), (n, (head >> 2 & 3) + 1),
-                             (n, (head >> 4 & 3) + 1)):  # fmt: skip
+        for count, width in zip((n - 1, n, n), WIDTHS[head], strict=True):
             columns.append(_numbers(data, at, count, width))
             at += count * width
         games = base + np.concatenate([[0], np.cumsum(columns[0])])

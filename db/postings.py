@@ -43,6 +43,12 @@ LOW = (1 << SHIFT) - 1  # the bits of a digest its row's data holds
 PREFIXES = 1 << (64 - SHIFT)  # the rows there can be
 
 
+WIDTHS = [((h & 3) + 1, (h >> 2 & 3) + 1, (h >> 4 & 3) + 1) for h in range(0x40)]
+# a byte of widths (bits 0-1, 2-3 and 4-5: each the bytes less one) as the widths of a part's
+# three columns: in a postings part, the game, the ply and the move; in a material part
+# (pdn.db.material), the gaps, the first positions and the lengths
+
+
 def parts(
     digests: npt.NDArray[np.int64],
     games: npt.NDArray[np.int64],
@@ -69,7 +75,7 @@ def parts(
     postings = [b""] * len(starts)  # each digest's: widths, count, records
     for head in np.unique(heads).tolist():
         chosen = heads == head
-        kept = (head & 3) + 1, (head >> 2 & 3) + 1, (head >> 4 & 3) + 1
+        kept = WIDTHS[head]
         taken = np.repeat(chosen, counts)
         records = np.concatenate(
             [little_endian(c[taken], w) for c, w in zip(columns, kept, strict=True)], axis=1
@@ -136,7 +142,7 @@ def unpacked(prefix: int, data: bytes) -> dict[int, list[Posting]]:
         at += 6 * k
         for low in lows:
             head = data[at]
-            widths = (head & 3) + 1, (head >> 2 & 3) + 1, (head >> 4 & 3) + 1
+            widths = WIDTHS[head]
             n, at = varint_at(data, at + 1)
             size = n * sum(widths)
             digest = prefix << SHIFT | low
@@ -417,7 +423,7 @@ def postings_between(
     return every[np.concatenate([[True], ~again])] if again.any() else every
 
 
-WIDTHS = [(h & 3) + (h >> 2 & 3) + (h >> 4 & 3) + 3 for h in range(0x40)]  # a record's bytes
+RECORD_BYTES = [sum(w) for w in WIDTHS]  # a posting's bytes, by its widths byte
 
 
 def _between(
@@ -450,7 +456,7 @@ def _between(
                 heads.append(head)
                 starts.append(base + at)
                 counts.append(n)
-                at += n * WIDTHS[head]
+                at += n * RECORD_BYTES[head]
         base += len(data)
     if not digests:
         return np.zeros((0, 4), np.int64)
@@ -459,7 +465,7 @@ def _between(
     digest_of = np.array(digests, np.int64)
     out = [np.zeros((0, 4), np.int64)]
     for head in np.unique(head_of).tolist():
-        g, p, m = (head & 3) + 1, (head >> 2 & 3) + 1, (head >> 4 & 3) + 1
+        g, p, m = WIDTHS[head]
         chosen = head_of == head
         n = count_of[chosen]
         records = np.repeat(start_of[chosen], n)
