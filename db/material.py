@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, literal, select
+from sqlalchemy import Connection, select
 
 from pdn.db.postings import (
     WIDTHS,
     driver_cursor,
     little_endian,
+    staged_in,
     taken_in,
     upsert,
     varint,
@@ -122,7 +123,7 @@ def runs_of(conn: Connection, wanted: Callable[[int], bool]) -> npt.NDArray[np.i
     import numpy as np
 
     staging = MATERIAL_STAGED.c
-    staged = conn.execute(select(literal(1)).select_from(MATERIAL_STAGED).limit(1)).first()
+    staged = staged_in(conn, MATERIAL_STAGED)
     signatures = set()
     if staged:
         signatures = set(conn.execute(select(staging.signature).distinct()).scalars())

@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Table, select
+from sqlalchemy import Connection, Table, literal, select
 
 from pdn.db.schema import STAGED, PostingRow
 
@@ -217,6 +217,11 @@ def staged_row(number: int, digests: bytes, moves: Sequence[int]) -> tuple[int, 
 def move_in(conn: Connection) -> None:
     """Move the staged positions into the postings (see :func:`taken_in`)."""
     taken_in(conn, STAGED, TAKEN, lambda table: _moved(conn, table))
+
+
+def staged_in(conn: Connection, staged: Table) -> bool:
+    """Whether any row is *staged*."""
+    return conn.execute(select(literal(1)).select_from(staged).limit(1)).first() is not None
 
 
 def taken_in(conn: Connection, staged: Table, taken: str, move: Callable[[str], None]) -> None:

@@ -12,17 +12,11 @@ from __future__ import annotations
 
 import sqlite3
 
-from sqlalchemy import Connection, Engine, Table, literal, select
+from sqlalchemy import Connection, Engine
 
 from pdn.db.material import move_in as move_material_in
-from pdn.db.postings import move_in
+from pdn.db.postings import move_in, staged_in
 from pdn.db.schema import MATERIAL_STAGED, STAGED
-
-
-def staged_in(conn: Connection, staged: Table) -> bool:
-    """Whether any row is *staged*."""
-    return conn.execute(select(literal(1)).select_from(staged).limit(1)).first() is not None
-
 
 MOVING = 0x70646E6D6F766500  # PostgreSQL advisory lock of an import moving staged rows ("pdnmove")
 
