@@ -33,16 +33,22 @@ def _parts(rows: list[tuple[int, int, int, int]]) -> list[tuple[int, bytes]]:
 def test_a_part_is_laid_out_as_documented() -> None:
     # digest -5 is in the row of prefix -1 (its top 16 bits), its low 48 bits 2**48 - 5: one
     # digest, its low bits in 6 bytes, then its postings: games up to 300 take two bytes,
-    # plies and moves up to 3 one, widths byte (2 - 1) | (1 - 1) << 2 | (1 - 1) << 4 = 1,
-    # their count, the records little-endian (300 = 0x012C), a move's id plus one (0: none);
-    # digests 7 and 9 share the row of prefix 0, every number in a byte (widths byte 0)
+    # plies and moves up to 3 one, widths (2 - 1) | (1 - 1) << 2 | (1 - 1) << 4 = 1 and their
+    # count 2 in bits 6-7 (0x81), the records little-endian (300 = 0x012C), a move's id plus
+    # one (0: none); digests 7 and 9 share the row of prefix 0, every number in a byte (widths
+    # 0), one posting each (0x40); digest 11's four postings are counted by a varint after 0
     made = _parts([(-5, 1, 0, 0), (-5, 300, 3, 2), (7, 2, 1, 1), (9, 4, 0, 0)])
     assert made == [
-        (-1, bytes([1, *[0xFB, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], 1, 2, 1, 0, 0, 0, 0x2C, 1, 3, 2])),
-        (0, bytes([2, *[7, 0, 0, 0, 0, 0], *[9, 0, 0, 0, 0, 0], 0, 1, 2, 1, 1, 0, 1, 4, 0, 0])),
+        (-1, bytes([1, *[0xFB, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], 0x81, 1, 0, 0, 0, 0x2C, 1, 3, 2])),
+        (0, bytes([2, *[7, 0, 0, 0, 0, 0], *[9, 0, 0, 0, 0, 0], 0x40, 2, 1, 1, 0x40, 4, 0, 0])),
     ]
     assert unpacked(-1, made[0][1]) == {-5: [(1, 0, None), (300, 3, 1)]}
     assert unpacked(0, made[1][1]) == {7: [(2, 1, 0)], 9: [(4, 0, None)]}
+    [(_, four)] = _parts([(11, g, 0, 0) for g in range(1, 5)])
+    assert four == bytes([1, *[11, 0, 0, 0, 0, 0], 0, 4, *[1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0, 0]])
+    # a part written before the count moved into the widths byte: its count always a varint
+    before = bytes([2, *[7, 0, 0, 0, 0, 0], *[9, 0, 0, 0, 0, 0], 0, 1, 2, 1, 1, 0, 1, 4, 0, 0])
+    assert unpacked(0, before) == unpacked(0, made[1][1])
 
 
 def test_a_posting_staged_twice_is_packed_once_and_parts_read_as_one() -> None:
@@ -157,11 +163,16 @@ def test_postings_between_plies_read_every_width_part_and_staged_row(tmp_path: P
                          "DO UPDATE SET data = CAST(data || excluded.data AS BLOB)"),
                     {"p": prefix, "d": data},
                 )  # fmt: skip
+        # a row written before the count moved into the widths byte (prefix 5: digests
+        # 5 << 48 | 7 and 5 << 48 | 9), its counts varints after widths 0
+        old = bytes([2, *[7, 0, 0, 0, 0, 0], *[9, 0, 0, 0, 0, 0], 0, 1, 2, 1, 1, 0, 1, 4, 0, 0])
+        conn.execute(insert(PostingRow).values(prefix=5, data=old))
         packed = b"".join(d.to_bytes(8, "little", signed=True) for d in staged_digests)
         row = staged_row(500, packed, list(range(29)))
         conn.execute(insert(STAGED), [dict(zip(("game", "digests", "moves"), row, strict=True))])
     everything = {(d, g, p, m - 1 if m else None) for d, g, p, m in first | second}
     everything |= {(d, 500, p, p if p < 29 else None) for p, d in enumerate(staged_digests)}
+    everything |= {(5 << 48 | 7, 2, 1, 0), (5 << 48 | 9, 4, 0, None)}
     with engine.connect() as conn:
         for low, high, games in [
             (0, 0, None),
