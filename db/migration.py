@@ -26,6 +26,7 @@ from pdn.db.material import added as added_runs
 from pdn.db.positions import opening_blob
 from pdn.db.postings import added
 from pdn.db.schema import (
+    CODED,
     HELD_TAGS,
     MATERIAL_STAGED,
     MOVE_TALLIES,
@@ -43,12 +44,14 @@ from pdn.db.schema import (
     MaterialRow,
     Meta,
     MoveText,
+    Occurrence,
     PostingRow,
     SquaresRow,
 )
 from pdn.db.staging import give_back_pages
 from pdn.db.tallies import tallies_from_games
 from pdn.db.texts import pack
+from pdn.db.words import OLD_WORDS
 
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
 
@@ -446,6 +449,50 @@ def _rewritten(
     run(f"DROP TABLE {name}_{old}")
 
 
+def _to_15(conn: Connection) -> None:
+    """Schema 14 to 15: the games' words (variant, result, ending: CODED) as their numbers,
+    a word of an older name (OLD_WORDS) as the new one's, games.final_hash dropped; on SQLite
+    the games table and occurrences written anew (occurrences without the rowid), the other
+    tables referring to games still (legacy_alter_table keeps their references); on
+    PostgreSQL the columns altered in place, without the statement timeout."""
+    run = conn.exec_driver_sql
+    numbered = {name: _numbers_of(conn, name) for name in CODED}
+    if conn.dialect.name == "postgresql":
+        run("SET LOCAL statement_timeout = 0")
+        for name, number in numbered.items():
+            run(f"ALTER TABLE games ALTER COLUMN {name} TYPE smallint USING {number}")
+        run("ALTER TABLE games DROP COLUMN final_hash")
+        return
+    run("PRAGMA legacy_alter_table = ON")
+    for table in ("games", "occurrences"):  # their indexes' names, for the new tables
+        indexes = run(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql "
+            "IS NOT NULL",
+            (table,),
+        ).scalars()
+        for index in list(indexes):
+            run(f"DROP INDEX {index}")
+    _rewritten(conn, GameRow.__table__, 14, numbered, "", "t.id")  # type: ignore[arg-type]
+    _rewritten(conn, Occurrence.__table__, 14, {}, "", "t.file_id, t.file_index")  # type: ignore[arg-type]
+    run("PRAGMA legacy_alter_table = OFF")
+    give_back_pages(conn)
+
+
+def _numbers_of(conn: Connection, column: str) -> str:
+    """SQL giving the number of each word games.*column* holds (see _to_15); a word it has no
+    number for stops the step."""
+    kind = CODED[column]
+    found = conn.exec_driver_sql(f"SELECT DISTINCT {column} FROM games").scalars()
+    unknown = sorted(w for w in found if w is not None and w not in kind.numbers and
+                     w not in OLD_WORDS)  # fmt: skip
+    if unknown:
+        raise ValueError(f"games.{column} holds {unknown[0]!r}, which schema 15 cannot store")
+    whens = [*kind.numbers.items(), *((old, kind.numbers[new]) for old, new in OLD_WORDS.items()
+                                      if new in kind.numbers)]  # fmt: skip
+    cases = " ".join(f"WHEN '{word}' THEN {n}" for word, n in whens)
+    return f"CASE {column} {cases} END"
+
+
 STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     4: _add_analysis,
     5: _to_6,
@@ -457,6 +504,7 @@ STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     11: _to_12,
     12: _to_13,
     13: _to_14,
+    14: _to_15,
 }
 
 

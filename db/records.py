@@ -82,7 +82,6 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "errors": _errors_json(report),
         "moves": pack(" ".join(moves)),
         "opening_hash": digests[3] if len(digests) > 3 else None,
-        "final_hash": digests[-1] if digests else None,
         "opening": opening_blob(digests),
         "pdn": pack(game.raw.replace("\x00", NUL_SHOWN)),  # NUL as below
     }

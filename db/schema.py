@@ -29,9 +29,10 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from pdn.db.texts import HexDigest, PackedText
+from pdn.db.words import ENDINGS, OUTCOMES, RULES, SOURCES, VARIANT_NAMES, WINNERS, Coded
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 14  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 15  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
@@ -54,8 +55,16 @@ SCHEMA_VERSION = 14  # 2: game ids from the game hash, games.place; 3: a game is
 # per position
 # 14: the material runs packed, a row per signature (pdn.db.material), where schema 13 had a
 # row per run (some 15 bytes each)
+# 15: the games' variant, result and ending stored as small numbers (pdn.db.words), no
+# games.final_hash (nothing read it), and occurrences without SQLite's rowid (its key was an
+# index beside the table)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
+
+CODED = {  # the games' columns of known words (pdn.db.words)
+    "outcome": Coded(OUTCOMES), "winner": Coded(WINNERS), "variant": Coded(VARIANT_NAMES),
+    "variant_source": Coded(SOURCES), "rules": Coded(RULES), "termination": Coded(ENDINGS),
+}  # fmt: skip
 
 # A game's id: the first 63 bits of its record hash, so the same game has the same id in any
 # database and workers can write a game's rows without asking the database for an id first.
@@ -117,21 +126,20 @@ class GameRow(Base):
     white: Mapped[str | None] = mapped_column(Text)
     black: Mapped[str | None] = mapped_column(Text)
     result: Mapped[str | None] = mapped_column(Text)  # as written
-    outcome: Mapped[str] = mapped_column(String(10))  # first, second, draw, unknown
-    winner: Mapped[str] = mapped_column(String(10))  # white, black, draw, unknown
-    variant: Mapped[str | None] = mapped_column(String(30))
-    variant_source: Mapped[str | None] = mapped_column(String(20))
-    rules: Mapped[str] = mapped_column(String(20))
+    outcome: Mapped[str] = mapped_column(CODED["outcome"])  # first, second, draw, unknown
+    winner: Mapped[str] = mapped_column(CODED["winner"])  # white, black, draw, unknown
+    variant: Mapped[str | None] = mapped_column(CODED["variant"])
+    variant_source: Mapped[str | None] = mapped_column(CODED["variant_source"])
+    rules: Mapped[str] = mapped_column(CODED["rules"])
     start_fen: Mapped[str | None] = mapped_column(Text)  # none from the start (from_start)
     from_start: Mapped[bool] = mapped_column(Boolean)  # begins at its variant's start position
-    termination: Mapped[str] = mapped_column(String(30))
+    termination: Mapped[str] = mapped_column(CODED["termination"])
     termination_ply: Mapped[int | None] = mapped_column(Integer)
     plies: Mapped[int] = mapped_column(Integer)
     valid: Mapped[bool] = mapped_column(Boolean)
     errors: Mapped[str] = mapped_column(Text)  # JSON list, as in the validate report
     moves: Mapped[str] = mapped_column(PackedText)  # main line, PDN 3.0 short forms, spaced
     opening_hash: Mapped[int | None] = mapped_column(BigInteger)  # position after 3 plies
-    final_hash: Mapped[int | None] = mapped_column(BigInteger)  # last position
     opening: Mapped[bytes] = mapped_column(LargeBinary)  # see opening_digest
     pdn: Mapped[str] = mapped_column(PackedText)  # the game's text as read (first copy)
 
@@ -167,6 +175,8 @@ class Occurrence(Base):
     game_id: Mapped[int] = mapped_column(GameId, ForeignKey("games.id"), index=True)
     duplicate: Mapped[bool] = mapped_column(Boolean)  # a copy: the game is stored from elsewhere
     run: Mapped[int] = mapped_column(BigInteger)  # the import that read it here (its random mark)
+
+    __table_args__ = ({"sqlite_with_rowid": False},)
 
 
 class TagRow(Base):

@@ -61,6 +61,7 @@ from pdn.db.positions import move_ids
 from pdn.db.postings import staged_row
 from pdn.db.records import Record, build_record, place, renumber_record
 from pdn.db.schema import (
+    CODED,
     MATERIAL_STAGED,
     NUL_SHOWN,
     NUMBERS,
@@ -75,6 +76,7 @@ from pdn.db.sources import mark_complete, present_indexes, source_files
 from pdn.db.staging import move_staged, vacuum_database
 from pdn.db.tallies import GROUPED, PLAYER_GROUPED, batch_tallies, sum_tallies
 from pdn.db.texts import digest_bytes
+from pdn.db.words import coded
 from pdn.game import Game
 from pdn.read.files import FileProblem, shown_name
 from pdn.replay import Replay
@@ -535,7 +537,7 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
         index_elements=["game_hash"], set_=replace, where=upsert.excluded.place < GameRow.place
     )
     if conn.dialect.name == "sqlite":  # the writer holds the database: look, then write
-        _through_driver(conn, upsert, [_with_digest_bytes(row) for row in rows])
+        _through_driver(conn, upsert, [_as_stored(row) for row in rows])
         inserted = {i for i in ids if i not in before}
         replaced = {row["id"] for row in rows if row["id"] in before and
                     row["place"] < before[row["id"]]["place"]}  # fmt: skip
@@ -653,10 +655,11 @@ def _places(conn: Connection, ids: list[int]) -> dict[int, int]:
     return dict(rows.all())
 
 
-def _with_digest_bytes(row: dict[str, Any]) -> dict[str, Any]:
-    """*row* with its digests as the database stores them (the driver does not convert)."""
+def _as_stored(row: dict[str, Any]) -> dict[str, Any]:
+    """*row* with its digests and words as the database stores them (the driver does not
+    convert)."""
     game, moves = digest_bytes(row["game_hash"]), digest_bytes(row["moves_hash"])
-    return {**row, "game_hash": game, "moves_hash": moves}
+    return {**coded(row, CODED), "game_hash": game, "moves_hash": moves}
 
 
 def _through_driver(conn: Connection, statement: Insert, rows: list[dict[str, Any]]) -> None:

@@ -224,19 +224,20 @@ def batch_tallies(
 
 
 def tallies_from_games(conn: Connection) -> None:
-    """Fill the empty tallies from the games (a database made before schema 8): grouped, and
-    the moves of the openings from each game's boards and moves."""
+    """Fill the empty tallies from the games (a database made before schema 8): grouped, each
+    group's words read (a number of schema 15's games, or the word of an older one's), and the
+    moves of the openings from each game's boards and moves."""
     g = GameRow.__table__.c
     keys = [g[c] for c in GROUPED]
     counted = select(*keys, func.count().label("games"), func.min(g.place).label("first"))
-    conn.execute(TALLIES.insert().from_select(_columns(TALLIES), counted.group_by(*keys)))
+    _insert(conn, TALLIES, [tuple(r) for r in conn.execute(counted.group_by(*keys))])
     sides = union_all(
         *(select(g[side].label("player"), *(g[c] for c in PLAYER_GROUPED))
           for side in ("white", "black"))
     ).subquery()  # fmt: skip
     keys = [sides.c[c] for c in ("player", *PLAYER_GROUPED)]
     per_player = select(*keys, func.count().label("games")).group_by(*keys)
-    conn.execute(PLAYER_TALLIES.insert().from_select(_columns(PLAYER_TALLIES), per_player))
+    _insert(conn, PLAYER_TALLIES, [tuple(r) for r in conn.execute(per_player)])
     _opening_tallies_from_games(conn)
     _move_tallies_from_boards(conn)
 

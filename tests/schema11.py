@@ -6,8 +6,8 @@ from __future__ import annotations
 import zlib
 
 from schema12 import layout_12
-from schema13 import written_back
-from sqlalchemy import Connection, bindparam, delete, insert, select, update
+from schema14 import written_back
+from sqlalchemy import Connection, Text, bindparam, delete, insert, literal, select, update
 
 from pdn.db.schema import BoardsRow, GameRow, TagRow
 from pdn.db.search import board_arrays, words
@@ -43,7 +43,7 @@ def layout_11(conn: Connection) -> None:
     starts = conn.execute(select(GameRow.variant).where(GameRow.from_start).distinct()).scalars()
     for name in starts:
         fen = to_fen(Position.start(get_variant(str(name))))
-        chosen = GameRow.from_start & (GameRow.variant == name)
+        chosen = GameRow.from_start & (GameRow.variant == literal(name, Text))  # (a word)
         conn.execute(update(GameRow).where(chosen).values(start_fen=fen))
     every = []
     for gid, pdn in conn.execute(select(GameRow.id, GameRow.pdn)):

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import struct
 
-from schema13 import layout_13, written_back
+from schema13 import layout_13
+from schema14 import written_back
 from sqlalchemy import Connection, insert, select
 
 from pdn.db.migration import POSITIONS_12, STAGED_12

@@ -3,28 +3,13 @@ layout checked against tests/data/schema13.sqlite, which the toolkit wrote at 75
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from schema14 import layout_14, written_back
+from sqlalchemy import Connection, insert, select, update
 
-from sqlalchemy import Connection, insert, select, text, update
-
-from pdn.db.connection import connect
 from pdn.db.material import unpacked
 from pdn.db.migration import MATERIAL_13, _laid_out
 from pdn.db.postings import RECORD_BYTES, varint, varint_at
 from pdn.db.schema import MaterialRow, PostingRow
-
-
-def written_back(db: str, version: int, layout: Callable[[Connection], None]) -> None:
-    """Rewrite a database just made in an older *layout*, in one transaction, marked as
-    written by schema *version* (every schemaN module of the tests writes its layout so); its
-    staged rows, if any, staged still (opening it for writing would move them in)."""
-    engine = connect(db, False)
-    with engine.begin() as conn:
-        layout(conn)
-        conn.execute(
-            text("UPDATE pdn_meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)}
-        )
-    engine.dispose()
 
 
 def as_schema_13(db: str) -> None:
@@ -37,7 +22,8 @@ def layout_13(conn: Connection) -> None:
     """This schema's rows as schema 13 wrote them: the material runs a row each (signature,
     game, first position, length), in key order; the staged runs staged still (the same
     layout); each digest's count of postings a varint after its byte of widths (schema 14
-    wrote it so as well)."""
+    wrote it so as well); schema 14's layout first."""
+    layout_14(conn)
     rows = sorted(
         (sig, *run)
         for sig, data in conn.execute(select(MaterialRow.signature, MaterialRow.data))

@@ -1,6 +1,6 @@
 """Opening a database made by an older schema for writing brings it up to this one: a database
-of schema 5 to 13 written by the toolkit itself (tests/data/schema5.sqlite to
-schema13.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
+of schema 5 to 14 written by the toolkit itself (tests/data/schema5.sqlite to
+schema14.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
 question answered alike; so does one of PostgreSQL, written in the older layout here (the
 layout checked against that file)."""
 
@@ -22,6 +22,7 @@ from schema10 import as_schema_10
 from schema11 import as_schema_11
 from schema12 import as_schema_12
 from schema13 import as_schema_13
+from schema14 import as_schema_14
 from sqlalchemy import Connection, Engine, func, insert, select
 
 from conftest import (
@@ -100,10 +101,11 @@ OLD = {
     11: as_schema_11,
     12: as_schema_12,
     13: as_schema_13,
+    14: as_schema_14,
 }  # each schema's layout written back
 
 
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13, 14])
 def test_an_old_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -130,8 +132,14 @@ def test_an_old_database_ends_as_a_new_import(
     with sqlite3.connect(old) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         version_now = conn.execute("SELECT value FROM pdn_meta WHERE key = 'schema_version'")
-        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "14"
+        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "15"
         kinds = conn.execute("SELECT DISTINCT typeof(moves) FROM games").fetchall()
+        words = conn.execute(
+            "SELECT DISTINCT typeof(winner), typeof(termination), typeof(variant) FROM games "
+            "WHERE variant IS NOT NULL"
+        ).fetchall()
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+        rowid = conn.execute("SELECT count(*) FROM pragma_index_list('occurrences')").fetchone()
     conn.close()
     assert "plies" not in tables and "ix_games_final_hash" not in tables
     assert "ix_material_signature" not in tables and "material_6" not in tables
@@ -143,6 +151,8 @@ def test_an_old_database_ends_as_a_new_import(
     assert not {"positions_9", "material_9", "positions_staged_9", "material_staged_9"} & tables
     assert not {"positions_10", "positions_staged_10"} & tables
     assert kinds == [("blob",)]  # the moves packed
+    assert words == [("integer", "integer", "integer")] and "final_hash" not in columns
+    assert rowid == (2,)  # the key is the table (without rowid) and the index on the game
 
 
 SAME = {  # what each old layout is checked on against the file the toolkit wrote
@@ -175,10 +185,11 @@ SAME = {  # what each old layout is checked on against the file the toolkit wrot
          "material ORDER BY signature, game, first"],
     13: ["material ORDER BY signature, game, first", "move_texts ORDER BY id",
          "games ORDER BY id", "boards ORDER BY game_id", "postings ORDER BY prefix"],
+    14: ["games ORDER BY id", "postings ORDER BY prefix", "material ORDER BY signature"],
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13, 14])
 def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -202,7 +213,7 @@ def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
 
 
 @pytest.mark.skipif(postgres_reason() is not None, reason=str(postgres_reason()))
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13, 14])
 def test_an_old_postgresql_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -250,13 +261,14 @@ def staged_after(conn: Connection, number: int) -> None:
 STAGED_RUN = [c.name for c in MATERIAL_STAGED.columns]
 
 
-@pytest.mark.parametrize("version", [9, 10, 12, 13])
+@pytest.mark.parametrize("version", [9, 10, 12, 13, 14])
 def test_staged_rows_are_migrated(
     db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
-    """A database of schema 9, 10, 12 or 13 that an import killed before it moved its staged rows in
-    left (the positions and runs of the games numbered over 30 staged) ends, opened for
-    writing, as a new import: the staged rows migrated with the others, then moved in."""
+    """A database of schema 9, 10, 12, 13 or 14 that an import killed before it moved its
+    staged rows in left (the positions and runs of the games numbered over 30 staged) ends,
+    opened for writing, as a new import: the staged rows migrated with the others, then moved
+    in."""
     monkeypatch.chdir(ROOT)
     fresh = open_database(str(tmp_path / "fresh.db"))
     import_paths(fresh, FILES)
