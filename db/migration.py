@@ -50,7 +50,7 @@ from pdn.db.schema import (
 )
 from pdn.db.staging import give_back_pages
 from pdn.db.tallies import tallies_from_games
-from pdn.db.texts import pack
+from pdn.db.texts import pack, pack_moves, unpack
 from pdn.db.words import OLD_WORDS
 
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
@@ -450,13 +450,15 @@ def _rewritten(
 
 
 def _to_15(conn: Connection) -> None:
-    """Schema 14 to 15: the games' words (variant, result, ending: CODED) as their numbers,
-    a word of an older name (OLD_WORDS) as the new one's, games.final_hash dropped; on SQLite
+    """Schema 14 to 15: each game's moves packed with its text (pdn.db.texts.pack_moves); the
+    games' words (variant, result, ending: CODED) as their numbers, a word of an older name
+    (OLD_WORDS) as the new one's; games.final_hash dropped; on SQLite
     the games table and occurrences written anew (occurrences without the rowid), the other
     tables referring to games still (legacy_alter_table keeps their references); on
     PostgreSQL the columns altered in place, without the statement timeout."""
     run = conn.exec_driver_sql
     numbered = {name: _numbers_of(conn, name) for name in CODED}
+    _moves_with_texts(conn)
     if conn.dialect.name == "postgresql":
         run("SET LOCAL statement_timeout = 0")
         for name, number in numbered.items():
@@ -476,6 +478,20 @@ def _to_15(conn: Connection) -> None:
     _rewritten(conn, Occurrence.__table__, 14, {}, "", "t.file_id, t.file_index")  # type: ignore[arg-type]
     run("PRAGMA legacy_alter_table = OFF")
     give_back_pages(conn)
+
+
+def _moves_with_texts(conn: Connection) -> None:
+    """Each game's moves packed with its text, a batch of games at a time in id order."""
+    batch = text("SELECT id, moves, pdn FROM games WHERE id > :after ORDER BY id LIMIT :n")
+    write = text("UPDATE games SET moves = :m WHERE id = :gid")
+    after = FIRST_ID
+    while rows := conn.execute(batch, {"after": after, "n": PACKED_AT_ONCE}).all():
+        packed = []
+        for gid, moves, stored in rows:
+            game = unpack(bytes(stored))
+            packed.append({"gid": gid, "m": pack_moves(unpack(bytes(moves)), game)})
+        conn.execute(write, packed)
+        after = rows[-1][0]
 
 
 def _numbers_of(conn: Connection, column: str) -> str:

@@ -67,6 +67,7 @@ from pdn.db.search import (
     squares_allow,
 )
 from pdn.db.tallies import GROUPED, OPENING_PLIES_TALLIED, explored
+from pdn.db.texts import unpack_moves
 from pdn.rules.draw import LABELS, OLD_LABELS, Termination
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
@@ -549,11 +550,17 @@ def _with_first_game(engine: Engine, groups: Select[*tuple[Any, ...]]) -> pd.Dat
     """Counted groups (with column ``first``, the lowest place in each) and the moves and
     variant of that first game (positions as exact integers, missing ones as NA)."""
     counted = groups.subquery()
-    query = select(counted, GameRow.moves, GameRow.variant).join(
-        GameRow, GameRow.place == counted.c.first
-    )
+    query = select(counted, GameRow.variant).join(GameRow, GameRow.place == counted.c.first)
     with engine.connect() as conn:
         frame = pd.read_sql(query, conn, dtype_backend="numpy_nullable")
+        firsts = [int(p) for p in frame["first"]]
+        moves: dict[int, str] = {}
+        for i in range(0, len(firsts), 1000):
+            chosen = select(GameRow.place, GameRow.moves, GameRow.pdn).where(
+                GameRow.place.in_(firsts[i : i + 1000])
+            )
+            moves.update((at, unpack_moves(m, t)) for at, m, t in conn.execute(chosen))
+    frame.insert(len(frame.columns) - 1, "moves", [moves[at] for at in firsts])
     counts = [c for c in frame.columns if c in COUNTS or c in DRAW_KINDS]
     return frame.astype({c: "int64" for c in counts})
 

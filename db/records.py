@@ -16,7 +16,7 @@ from pdn.db.positions import opening_blob
 from pdn.db.schema import HELD_TAGS, NUL_SHOWN
 from pdn.db.search import Scanned, StoredPositions, stored_rows, words
 from pdn.db.tallies import EXPLORED_PLIES, explored_moves
-from pdn.db.texts import pack
+from pdn.db.texts import pack, pack_moves
 from pdn.game import Game
 from pdn.mainline import LineRows
 from pdn.replay import Replay
@@ -55,6 +55,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     digests = stored.digests
     result = game.result
     from_start = start is not None and start == Position.start(start.variant)
+    text = game.raw.replace("\x00", NUL_SHOWN)  # NUL as below
     row = {
         "id": gid,
         "game_hash": identity.record,
@@ -80,10 +81,10 @@ def build_record(game: Game, replay: Replay | None) -> Record:
         "plies": report.plies,
         "valid": report.valid,
         "errors": _errors_json(report),
-        "moves": pack(" ".join(moves)),
+        "moves": pack_moves(" ".join(moves), text),
         "opening_hash": digests[3] if len(digests) > 3 else None,
         "opening": opening_blob(digests),
-        "pdn": pack(game.raw.replace("\x00", NUL_SHOWN)),  # NUL as below
+        "pdn": pack(text),
     }
     nul = "\x00" in game.raw
     pairs: Iterable[tuple[str, str]] = game.tags.items()

@@ -11,6 +11,7 @@ from pdn.archive.openings import OpeningNames
 from pdn.db.charts import Branch, Stack, openings_tree, stacked_bars, text_width, years_chart
 from pdn.db.questions import draw_stats, opening_stats, result_stats
 from pdn.db.schema import GameRow, SourceFile, opening_digest, opening_reaches
+from pdn.db.texts import unpack_moves
 from pdn.read.movetext import make_move
 from pdn.render.diagram import svg_diagram
 from pdn.replay import candidates
@@ -107,13 +108,15 @@ def _common_position(engine: Engine) -> tuple[Position, str, int] | None:
         if row is None:
             return None
         game = conn.execute(
-            select(GameRow.variant, GameRow.start_fen, GameRow.moves).where(GameRow.id == row[2])
+            select(GameRow.variant, GameRow.start_fen, GameRow.moves, GameRow.pdn).where(
+                GameRow.id == row[2]
+            )
         ).first()
     if game is None or game.variant is None:
         return None
     variant = get_variant(game.variant)
     pos = parse_fen(game.start_fen, variant) if game.start_fen else Position.start(variant)
-    moves = game.moves.split()[:OPENING_PLIES]
+    moves = unpack_moves(game.moves, game.pdn).split()[:OPENING_PLIES]
     for text in moves:
         found = candidates(pos, make_move(text).squares)
         if len(found) != 1:

@@ -138,7 +138,8 @@ class GameRow(Base):
     plies: Mapped[int] = mapped_column(Integer)
     valid: Mapped[bool] = mapped_column(Boolean)
     errors: Mapped[str] = mapped_column(Text)  # JSON list, as in the validate report
-    moves: Mapped[str] = mapped_column(PackedText)  # main line, PDN 3.0 short forms, spaced
+    moves: Mapped[bytes] = mapped_column(LargeBinary)  # main line, PDN 3.0 short forms, spaced,
+    # packed with the game's text (pdn.db.texts.pack_moves: read with unpack_moves)
     opening_hash: Mapped[int | None] = mapped_column(BigInteger)  # position after 3 plies
     opening: Mapped[bytes] = mapped_column(LargeBinary)  # see opening_digest
     pdn: Mapped[str] = mapped_column(PackedText)  # the game's text as read (first copy)

@@ -46,6 +46,7 @@ from pdn.db.schema import (
     BoardsRow,
     GameRow,
 )
+from pdn.db.texts import unpack_moves
 
 if TYPE_CHECKING:  # the rules are loaded by what replays (opening a database needs none)
     from pdn.rules.position import Position
@@ -269,7 +270,8 @@ def _move_tallies_from_boards(conn: Connection) -> None:
     from pdn.rules.variants import get_variant
 
     batch = (
-        select(GameRow.id, GameRow.variant, GameRow.winner, GameRow.moves, BoardsRow.data)
+        select(GameRow.id, GameRow.variant, GameRow.winner, GameRow.moves, GameRow.pdn)
+        .add_columns(BoardsRow.data)
         .join(BoardsRow, BoardsRow.game_id == GameRow.id)
         .where(GameRow.id > bindparam("after"), GameRow.variant.is_not(None))
         .order_by(GameRow.id)
@@ -278,8 +280,8 @@ def _move_tallies_from_boards(conn: Connection) -> None:
     after = FIRST_ID
     while rows := conn.execute(batch, {"after": after}).all():
         explored = []
-        for _, name, winner, moves, data in rows:
-            played = moves.split()
+        for _, name, winner, moves, text, data in rows:
+            played = unpack_moves(moves, text).split()
             seen: list[Position] = []  # the positions explored_plies read, to take digests of
             kept = explored_plies(_kept(unpacked(get_variant(str(name)), data), seen))
             explored.append(

@@ -59,6 +59,42 @@ def unpack(data: bytes) -> str:
     return str(body, "utf-8")
 
 
+WITH_TEXT = 2  # format byte of a game's moves: raw deflate with the game's text as dictionary
+
+
+def pack_moves(moves: str, text: str) -> bytes:
+    """A game's *moves* as games.moves stores them (schema 15): format byte WITH_TEXT, then
+    deflated with the game's *text* (as games.pdn holds it) as the preset dictionary, where
+    they mostly are already (OCA_2.0.pdn's moves: 1.4 MB, where deflated with the dictionary
+    of texts they took 2.4); as is when that is shorter."""
+    plain = moves.encode("utf-8")
+    deflater = zlib.compressobj(LEVEL, zlib.DEFLATED, WINDOW_BITS, MEM_LEVEL, zdict=_zdict(text))
+    deflated = deflater.compress(plain) + deflater.flush()
+    if len(deflated) < len(plain):
+        return bytes((WITH_TEXT,)) + deflated
+    return bytes((PLAIN,)) + plain
+
+
+def unpack_moves(data: bytes, text: str) -> str:
+    """The moves :func:`pack_moves` stored as *data* for the game of *text* (or :func:`pack`,
+    before schema 15)."""
+    if data[:1] != bytes((WITH_TEXT,)):
+        return unpack(data)
+    inflater = zlib.decompressobj(WINDOW_BITS, zdict=_zdict(text))
+    try:
+        plain = inflater.decompress(memoryview(data)[1:]) + inflater.flush()
+    except zlib.error as exc:
+        raise DamagedText(f"stored moves cannot be inflated: {exc}") from None
+    if not inflater.eof or inflater.unused_data:
+        raise DamagedText("stored moves are cut short or followed by other bytes")
+    return plain.decode("utf-8")
+
+
+def _zdict(text: str) -> bytes:
+    """*text* as a preset dictionary (which cannot be empty)."""
+    return text.encode("utf-8") or b" "
+
+
 class PackedText(TypeDecorator[str]):
     """A text column stored packed: bytes in the database (BLOB, bytea), the text when read. A
     value written as bytes is taken as packed already (an import packs in its workers and writes

@@ -16,14 +16,18 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     insert,
+    select,
     text,
+    update,
 )
 
 from pdn.db.connection import connect
 from pdn.db.migration import _rewritten
 from pdn.db.postings import postings_between
 from pdn.db.schema import CODED, GameRow, Occurrence
+from pdn.db.texts import pack, unpack_moves
 
 LAID_14 = MetaData()
 Table("source_files", LAID_14, Column("id", Integer, primary_key=True))  # what games refer to
@@ -86,9 +90,9 @@ def as_schema_14(db: str) -> None:
 
 
 def layout_14(conn: Connection) -> None:
-    """This schema's rows as schema 14 wrote them: the games' words as text, with final_hash
-    (the digest of each game's last position, from the postings), and occurrences with a
-    rowid."""
+    """This schema's rows as schema 14 wrote them: the games' moves packed as their texts are,
+    their words as text, with final_hash (the digest of each game's last position, from the
+    postings), and occurrences with a rowid."""
     rows = postings_between(conn, 0, 1 << 31).tolist()
     last: dict[int, tuple[int, int]] = {}
     for digest, game, ply, _ in rows:
@@ -98,6 +102,12 @@ def layout_14(conn: Connection) -> None:
     if last:
         conn.execute(insert(FINAL_14), [{"game": g, "digest": d} for g, (_, d) in last.items()])
     run = conn.exec_driver_sql
+    rows = conn.execute(select(GameRow.id, GameRow.moves, GameRow.pdn)).all()
+    if rows:  # the moves packed as texts
+        conn.execute(
+            update(GameRow).where(GameRow.id == bindparam("gid")).values(moves=bindparam("m")),
+            [{"gid": g, "m": pack(unpack_moves(m, t))} for g, m, t in rows],
+        )
     words = {name: _words_of(name) for name in CODED}
     final = "(SELECT f.digest FROM final_14 f WHERE f.game = t.number)"
     if conn.dialect.name == "postgresql":  # in place (the tables referring to games stay so)

@@ -19,6 +19,7 @@ from pdn.db.postings import LOOPED, parts, postings_at, postings_between, staged
 from pdn.db.schema import STAGED, GameRow, PostingRow
 from pdn.db.staging import move_staged
 from pdn.db.store import import_paths
+from pdn.db.texts import unpack_moves
 from pdn.rules.fen import parse_fen
 from pdn.rules.variants import get_variant
 
@@ -202,15 +203,16 @@ def test_digests_past_the_kept_plies_are_the_replayed_positions(tmp_path: Path) 
     with engine.connect() as conn:
         games = conn.execute(
             select(GameRow.number, GameRow.opening, GameRow.variant, GameRow.start_fen,
-                   GameRow.moves).where(GameRow.valid, GameRow.plies >= 20)
+                   GameRow.moves, GameRow.pdn).where(GameRow.valid, GameRow.plies >= 20)
         ).all()  # fmt: skip
         assert len(games) > 30
         at_twelve = {g: d for d, g, _, _ in postings_between(conn, 12, 12).tolist()}
         later = later_digests(conn, [g.number for g in games], 20)
-    for number, opening, variant, fen, moves in games:
+    for number, opening, variant, fen, packed, stored in games:
         assert variant is not None
         start = parse_fen(fen, get_variant(variant)) if fen else None
-        line = [p.digest() for p in play_moves(variant, " ".join(moves.split()[:20]), start)]
+        moves = unpack_moves(packed, stored).split()[:20]
+        line = [p.digest() for p in play_moves(variant, " ".join(moves), start)]
         assert opening_digests(opening) == line[:12]
         assert at_twelve[number] == line[11]
         assert later[number] == line[12:]

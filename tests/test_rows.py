@@ -28,7 +28,7 @@ from pdn.archive.selection import MaterialRun, material_runs
 from pdn.db.records import build_record
 from pdn.db.schema import OPENING_PLIES_KEPT
 from pdn.db.search import board_arrays, signature, words
-from pdn.db.texts import unpack
+from pdn.db.texts import unpack, unpack_moves
 from pdn.game import Game
 from pdn.mainline import LineRows, main_line
 from pdn.read.movetext import plain_moves
@@ -383,7 +383,8 @@ def test_build_record_writes_the_one_by_one_rows(each_core: str, samples: list[P
             identity.record,
             identity.moves,
         )
-        assert unpack(record.row["moves"]) == " ".join(texts)  # packed as the text is
+        stored = unpack(record.row["pdn"])
+        assert unpack_moves(record.row["moves"], stored) == " ".join(texts)  # with the text
         ps = replay.positions[: len(texts) + 1] if replay else []
         digests = [p.digest() for p in ps]
         # each digest 8 bytes, little-endian, signed; the moves as written

@@ -18,7 +18,17 @@ from pdn.db.connection import open_database
 from pdn.db.questions import game_texts
 from pdn.db.schema import NUL_SHOWN, SCHEMA_VERSION
 from pdn.db.store import import_paths
-from pdn.db.texts import DEFLATED, DICTIONARY, PLAIN, DamagedText, pack, unpack
+from pdn.db.texts import (
+    DEFLATED,
+    DICTIONARY,
+    PLAIN,
+    WITH_TEXT,
+    DamagedText,
+    pack,
+    pack_moves,
+    unpack,
+    unpack_moves,
+)
 from pdn.read.reader import read_file
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
@@ -72,6 +82,22 @@ def test_short_texts_are_stored_plain_and_damage_is_told() -> None:
         unpack(whole[:-3])
     with pytest.raises(DamagedText, match="followed"):
         unpack(whole + b"x")
+
+
+def test_moves_are_packed_with_their_game_s_text() -> None:
+    """A game's moves deflated with its text as the dictionary take a few bytes where the
+    moves are written in it; read with the same text they come back; moves packed as texts
+    (schema 14 and before) read as they were; short ones are kept plain."""
+    text = '[Event "Cup"]\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17x10 4. 7x14 25-22 *'
+    moves = "11-15 23-19 8-11 22-17 9-13 17x10 7x14 25-22"
+    packed = pack_moves(moves, text)
+    assert packed[0] == WITH_TEXT and len(packed) < len(pack(moves)) < len(moves)
+    assert unpack_moves(packed, text) == moves
+    assert unpack_moves(pack(moves), text) == moves  # packed before schema 15
+    assert pack_moves("", text) == bytes((PLAIN,)) and unpack_moves(bytes((PLAIN,)), "") == ""
+    assert unpack_moves(pack_moves(moves, ""), "") == moves  # a text of nothing
+    with pytest.raises(DamagedText, match="cut short"):
+        unpack_moves(packed[:-2], text)
 
 
 def test_texts_stored_with_the_first_dictionary_stay_readable() -> None:
