@@ -23,7 +23,7 @@ from sqlalchemy import (
 )
 
 from pdn.db.material import added as added_runs
-from pdn.db.positions import opening_blob
+from pdn.db.positions import add_openings, opening_blob, opening_id
 from pdn.db.postings import added
 from pdn.db.schema import (
     CODED,
@@ -45,6 +45,7 @@ from pdn.db.schema import (
     Meta,
     MoveText,
     Occurrence,
+    OpeningRow,
     PostingRow,
     SquaresRow,
 )
@@ -450,20 +451,30 @@ def _rewritten(
 
 
 def _to_15(conn: Connection) -> None:
-    """Schema 14 to 15: each game's moves packed with its text (pdn.db.texts.pack_moves); the
-    games' words (variant, result, ending: CODED) as their numbers, a word of an older name
-    (OLD_WORDS) as the new one's; games.final_hash dropped; on SQLite
-    the games table and occurrences written anew (occurrences without the rowid), the other
-    tables referring to games still (legacy_alter_table keeps their references); on
-    PostgreSQL the columns altered in place, without the statement timeout."""
+    """Schema 14 to 15: each game's moves packed with its text (pdn.db.texts.pack_moves); each
+    distinct opening stored once (openings), games.opening its id; the games' words (variant,
+    result, ending: CODED) as their numbers, a word of an older name (OLD_WORDS) as the new
+    one's; games.final_hash dropped. On SQLite the games table and occurrences are written
+    anew (occurrences without the rowid), the tables referring to games left referring to it
+    (legacy_alter_table); on PostgreSQL the columns are altered in place, without the
+    statement timeout."""
     run = conn.exec_driver_sql
     numbered = {name: _numbers_of(conn, name) for name in CODED}
-    _moves_with_texts(conn)
     if conn.dialect.name == "postgresql":
         run("SET LOCAL statement_timeout = 0")
+    _moves_with_texts(conn)
+    _openings_apart(conn)
+    if conn.dialect.name == "postgresql":
         for name, number in numbered.items():
             run(f"ALTER TABLE games ALTER COLUMN {name} TYPE smallint USING {number}")
         run("ALTER TABLE games DROP COLUMN final_hash")
+        run("ALTER TABLE games ADD COLUMN opening_15 BIGINT")
+        run("UPDATE games g SET opening_15 = m.opening FROM opening_15 m WHERE m.game = g.id")
+        run("ALTER TABLE games DROP COLUMN opening")
+        run("ALTER TABLE games RENAME COLUMN opening_15 TO opening")
+        run("ALTER TABLE games ADD CONSTRAINT games_opening_fkey FOREIGN KEY (opening) "
+            "REFERENCES openings (id)")  # fmt: skip
+        run("DROP TABLE opening_15")
         return
     run("PRAGMA legacy_alter_table = ON")
     for table in ("games", "occurrences"):  # their indexes' names, for the new tables
@@ -474,9 +485,11 @@ def _to_15(conn: Connection) -> None:
         ).scalars()
         for index in list(indexes):
             run(f"DROP INDEX {index}")
-    _rewritten(conn, GameRow.__table__, 14, numbered, "", "t.id")  # type: ignore[arg-type]
+    opened = {"opening": "(SELECT m.opening FROM opening_15 m WHERE m.game = t.id)"}
+    _rewritten(conn, GameRow.__table__, 14, {**numbered, **opened}, "", "t.id")  # type: ignore[arg-type]
     _rewritten(conn, Occurrence.__table__, 14, {}, "", "t.file_id, t.file_index")  # type: ignore[arg-type]
     run("PRAGMA legacy_alter_table = OFF")
+    run("DROP TABLE opening_15")
     give_back_pages(conn)
 
 
@@ -491,6 +504,24 @@ def _moves_with_texts(conn: Connection) -> None:
             game = unpack(bytes(stored))
             packed.append({"gid": gid, "m": pack_moves(unpack(bytes(moves)), game)})
         conn.execute(write, packed)
+        after = rows[-1][0]
+
+
+def _openings_apart(conn: Connection) -> None:
+    """Each distinct games.opening stored in openings, by its id, and the temporary table
+    opening_15 naming each game's (game id, opening id; none for a game of no ply), a batch of
+    games at a time in id order."""
+    OpeningRow.__table__.create(conn)  # type: ignore[attr-defined]
+    conn.exec_driver_sql("CREATE TEMPORARY TABLE opening_15 (game BIGINT PRIMARY KEY, opening "
+                         "BIGINT)")  # fmt: skip
+    batch = text("SELECT id, opening FROM games WHERE id > :after ORDER BY id LIMIT :n")
+    write = text("INSERT INTO opening_15 (game, opening) VALUES (:g, :o)")
+    after = FIRST_ID
+    while rows := conn.execute(batch, {"after": after, "n": OPENINGS_AT_ONCE}).all():
+        blobs = [bytes(opening) for _, opening in rows]
+        ids = [opening_id(blob) for blob in blobs]
+        add_openings(conn, {i: blob for i, blob in zip(ids, blobs, strict=True) if i})
+        conn.execute(write, [{"g": gid, "o": i} for (gid, _), i in zip(rows, ids, strict=True)])
         after = rows[-1][0]
 
 

@@ -1,10 +1,11 @@
 """The positions of the stored games: the games reaching a position, from its postings (an
 import stages them first: see pdn.db.staging and pdn.db.postings), and the digests of each
-game's first positions kept with the game.
+game's first positions, its opening (kept once for the games that play it).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
 from collections import Counter
@@ -27,7 +28,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import ARRAY
 
 from pdn.db.postings import postings_at, postings_between
-from pdn.db.schema import DIGEST_BYTES, OPENING_PLIES_KEPT, MoveText
+from pdn.db.schema import DIGEST_BYTES, OPENING_PLIES_KEPT, MoveText, OpeningRow
 
 
 def move_ids(conn: Connection, played: Counter[str]) -> dict[str, int]:
@@ -52,16 +53,45 @@ OFFSET = 1 << 63  # digests are kept as unsigned numbers this much larger: bytes
 
 
 def opening_blob(digests: Sequence[int]) -> bytes:
-    """games.opening: the digests of the positions after the first OPENING_PLIES_KEPT plies
-    (*digests* start with the start position's), DIGEST_BYTES each, big-endian, OFFSET
-    added."""
+    """A game's opening (openings.digests; a record's row holds it until it is written): the
+    digests of the positions after the first OPENING_PLIES_KEPT plies (*digests* start with
+    the start position's), DIGEST_BYTES each, big-endian, OFFSET added."""
     kept = [d + OFFSET for d in digests[1 : OPENING_PLIES_KEPT + 1]]
     return struct.pack(f">{len(kept)}Q", *kept)
 
 
 def opening_digests(blob: bytes) -> list[int]:
-    """The digests games.opening holds, in ply order."""
+    """The digests an opening holds (:func:`opening_blob`), in ply order."""
     return [d - OFFSET for d in struct.unpack(f">{len(blob) // DIGEST_BYTES}Q", blob)]
+
+
+def opening_id(blob: bytes) -> int | None:
+    """The id of an opening's row (pdn.db.schema.OpeningRow): the first 63 bits of its
+    digests' BLAKE2b hash, as a game's id is of its record's; None for a game of no ply."""
+    if not blob:
+        return None
+    return int.from_bytes(hashlib.blake2b(blob, digest_size=8).digest(), "big") >> 1
+
+
+def add_openings(conn: Connection, openings: dict[int, bytes]) -> None:
+    """Store the *openings* (id: digests) not stored yet; two with one id (which 63 bits of
+    hash make as unlikely as two games with one id) stop the writing with both named."""
+    if not openings:
+        return
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    conn.exec_driver_sql(
+        f"INSERT INTO openings (id, digests) VALUES ({mark}, {mark}) ON CONFLICT (id) DO NOTHING",
+        list(openings.items()),
+    )
+    ids = list(openings)
+    for i in range(0, len(ids), 1000):
+        chosen = select(OpeningRow.id, OpeningRow.digests).where(
+            OpeningRow.id.in_(ids[i : i + 1000])
+        )
+        for oid, digests in conn.execute(chosen):
+            if bytes(digests) != openings[oid]:
+                raise ValueError(f"two openings have id {oid}: {bytes(digests).hex()} and "
+                                 f"{openings[oid].hex()}")  # fmt: skip
 
 
 def later_digests(conn: Connection, games: Sequence[int], plies: int) -> dict[int, list[int]]:

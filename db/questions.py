@@ -49,10 +49,12 @@ from pdn.db.schema import (
     MOVE_TALLIES,
     OPENING_PLIES_KEPT,
     OPENING_TALLIES,
+    PLAYED,
     PLAYER_TALLIES,
     TALLIES,
     GameRow,
     MoveText,
+    OpeningRow,
     SourceFile,
     SquaresRow,
     opening_digest,
@@ -510,9 +512,9 @@ def opening_stats(
 def _by_position_after(engine: Engine, plies: int) -> Select[*tuple[Any, ...]]:
     """The games from the start counted by the position after their first *plies* plies."""
     counted = select(func.min(GameRow.place).label("first"), *_counts(GameRow.winner))
-    if plies <= OPENING_PLIES_KEPT:  # kept with each game (bytes: not a column of the frame)
+    if plies <= OPENING_PLIES_KEPT:  # in each game's opening (bytes: not a column of the frame)
         key = opening_digest(plies)
-        counted = counted.where(opening_reaches(plies))
+        counted = counted.join_from(GameRow, OpeningRow, PLAYED).where(opening_reaches(plies))
         return counted.where(GameRow.from_start).group_by(key)
     at = at_ply(engine, plies)
     counted = counted.join(at, GameRow.number == at.c.game)
@@ -534,11 +536,13 @@ def _opening_names(
     numbers: dict[int, int] = {}
     with engine.connect() as conn:
         for i in range(0, len(firsts), 1000):
-            query = select(GameRow.place, GameRow.number, GameRow.opening).where(
-                GameRow.place.in_(firsts[i : i + 1000])
+            query = (
+                select(GameRow.place, GameRow.number, OpeningRow.digests)
+                .join_from(GameRow, OpeningRow, PLAYED, isouter=True)
+                .where(GameRow.place.in_(firsts[i : i + 1000]))
             )
             for at, number, opening in conn.execute(query):
-                lines[at] = opening_digests(opening)[:plies]
+                lines[at] = opening_digests(opening or b"")[:plies]
                 numbers[number] = at
         if plies > OPENING_PLIES_KEPT:  # past the digests kept: from the postings
             for number, deeper in later_digests(conn, list(numbers), plies).items():

@@ -10,7 +10,14 @@ from sqlalchemy import Engine, func, select
 from pdn.archive.openings import OpeningNames
 from pdn.db.charts import Branch, Stack, openings_tree, stacked_bars, text_width, years_chart
 from pdn.db.questions import draw_stats, opening_stats, result_stats
-from pdn.db.schema import GameRow, SourceFile, opening_digest, opening_reaches
+from pdn.db.schema import (
+    PLAYED,
+    GameRow,
+    OpeningRow,
+    SourceFile,
+    opening_digest,
+    opening_reaches,
+)
 from pdn.db.texts import unpack_moves
 from pdn.read.movetext import make_move
 from pdn.render.diagram import svg_diagram
@@ -100,6 +107,7 @@ def _common_position(engine: Engine) -> tuple[Position, str, int] | None:
         key = opening_digest(OPENING_PLIES)
         row = conn.execute(
             select(key, func.count().label("n"), func.min(GameRow.id))
+            .join_from(GameRow, OpeningRow, PLAYED)
             .where(opening_reaches(OPENING_PLIES))
             .group_by(key)
             .order_by(func.count().desc(), key)

@@ -59,7 +59,7 @@ SCHEMA_VERSION = 15  # 2: game ids from the game hash, games.place; 3: a game is
 # games.final_hash (nothing read it), and occurrences without SQLite's rowid (its key was an
 # index beside the table)
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
-OPENING_PLIES_KEPT = 12  # games.opening: the digests of the positions after the first plies
+OPENING_PLIES_KEPT = 12  # openings: the digests of the positions after a game's first plies
 
 CODED = {  # the games' columns of known words (pdn.db.words)
     "outcome": Coded(OUTCOMES), "winner": Coded(WINNERS), "variant": Coded(VARIANT_NAMES),
@@ -141,7 +141,7 @@ class GameRow(Base):
     moves: Mapped[bytes] = mapped_column(LargeBinary)  # main line, PDN 3.0 short forms, spaced,
     # packed with the game's text (pdn.db.texts.pack_moves: read with unpack_moves)
     opening_hash: Mapped[int | None] = mapped_column(BigInteger)  # position after 3 plies
-    opening: Mapped[bytes] = mapped_column(LargeBinary)  # see opening_digest
+    opening: Mapped[int | None] = mapped_column(ForeignKey("openings.id"))  # see OpeningRow
     pdn: Mapped[str] = mapped_column(PackedText)  # the game's text as read (first copy)
 
     __table_args__ = (
@@ -235,20 +235,34 @@ STAGED = Table(  # the positions of the games an import writes, a row a game, ti
 )
 
 
-DIGEST_BYTES = 8  # a position's digest in games.opening
+class OpeningRow(Base):
+    """The digests of the positions after the first plies of a game (up to
+    OPENING_PLIES_KEPT; see pdn.db.positions.opening_blob), once for every game that plays
+    them (OCA_2.0.pdn's 22,621 games play 8,601): games.opening names the row by its id, 63
+    bits of the digests' hash (pdn.db.positions.opening_id), which a writer makes without
+    asking the database (schema 15; before, each game kept its own copy in games.opening)."""
+
+    __tablename__ = "openings"
+    id: Mapped[int] = mapped_column(GameId, primary_key=True, autoincrement=False)
+    digests: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+DIGEST_BYTES = 8  # a position's digest in openings.digests
+PLAYED = OpeningRow.id == GameRow.opening  # a game's opening: join it to ask the two below
 
 
 def opening_digest(ply: int) -> ColumnElement[bytes]:
-    """The digest after ply *ply* (1 to OPENING_PLIES_KEPT) in games.opening, as its bytes
-    (see pdn.db.positions.opening_blob); empty for a game of fewer plies."""
-    return func.substr(GameRow.opening, DIGEST_BYTES * (ply - 1) + 1, DIGEST_BYTES)
+    """The digest after ply *ply* (1 to OPENING_PLIES_KEPT) of a game's opening (PLAYED), as
+    its bytes; empty for a game of fewer plies."""
+    return func.substr(OpeningRow.digests, DIGEST_BYTES * (ply - 1) + 1, DIGEST_BYTES)
 
 
 def opening_reaches(ply: int) -> ColumnElement[bool]:
-    """The game has a ply *ply* (up to OPENING_PLIES_KEPT): games.opening holds its digest."""
+    """The game has a ply *ply* (up to OPENING_PLIES_KEPT): its opening (PLAYED) holds its
+    digest."""
     if not 1 <= ply <= OPENING_PLIES_KEPT:
-        raise ValueError(f"games.opening keeps plies 1 to {OPENING_PLIES_KEPT}, not {ply}")
-    return func.length(GameRow.opening) >= DIGEST_BYTES * ply
+        raise ValueError(f"openings keep plies 1 to {OPENING_PLIES_KEPT}, not {ply}")
+    return func.length(OpeningRow.digests) >= DIGEST_BYTES * ply
 
 
 class MaterialRow(Base):

@@ -57,7 +57,7 @@ from pdn.archive.pipeline import (
 )
 from pdn.archive.validate import GameReport
 from pdn.db.connection import connect
-from pdn.db.positions import move_ids
+from pdn.db.positions import add_openings, move_ids, opening_id
 from pdn.db.postings import staged_row
 from pdn.db.records import Record, build_record, place, renumber_record
 from pdn.db.schema import (
@@ -536,13 +536,18 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
     upsert = upsert.on_conflict_do_update(
         index_elements=["game_hash"], set_=replace, where=upsert.excluded.place < GameRow.place
     )
+    opened = [opening_id(row["opening"]) for row in rows]  # each game's opening, by its id
+    add_openings(conn, {i: row["opening"] for i, row in zip(opened, rows, strict=True) if i})
+    named = [{**row, "opening": i} for i, row in zip(opened, rows, strict=True)]
     if conn.dialect.name == "sqlite":  # the writer holds the database: look, then write
-        _through_driver(conn, upsert, [_as_stored(row) for row in rows])
+        _through_driver(conn, upsert, [_as_stored(row) for row in named])
         inserted = {i for i in ids if i not in before}
         replaced = {row["id"] for row in rows if row["id"] in before and
                     row["place"] < before[row["id"]]["place"]}  # fmt: skip
     else:  # rows inserted (not updated) by this statement have xmax 0
-        done = conn.execute(upsert.returning(GameRow.id, literal_column("xmax = 0", Boolean)), rows)
+        done = conn.execute(
+            upsert.returning(GameRow.id, literal_column("xmax = 0", Boolean)), named
+        )
         fresh = dict(done.all())
         inserted = {i for i, new in fresh.items() if new}
         replaced = {i for i, new in fresh.items() if not new}

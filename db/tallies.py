@@ -35,16 +35,18 @@ from functools import cache
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Table, bindparam, func, select, union_all
+from sqlalchemy import Connection, Table, bindparam, func, inspect, select, union_all
 
 from pdn.db.positions import opening_digests
 from pdn.db.schema import (
     MOVE_TALLIES,
     OPENING_TALLIES,
+    PLAYED,
     PLAYER_TALLIES,
     TALLIES,
     BoardsRow,
     GameRow,
+    OpeningRow,
 )
 from pdn.db.texts import unpack_moves
 
@@ -249,14 +251,20 @@ FIRST_ID = -(1 << 63)  # below every game id
 
 def _opening_tallies_from_games(conn: Connection) -> None:
     """The opening tallies of the stored games (:func:`opening_tally_rows`), a batch of games
-    at a time in id order."""
+    at a time in id order, each game's opening from its row of openings (schema 15) or from
+    games.opening itself (before: the step to schema 8 reads it so)."""
     c = GameRow.__table__.c
     batch = (
-        select(c.id, c.place, c.from_start, c.opening, *(c[n] for n in OPENING_GROUPED))
+        select(c.id, c.place, c.from_start, *(c[n] for n in OPENING_GROUPED))
         .where(c.id > bindparam("after"), c.from_start)
         .order_by(c.id)
         .limit(FROM_BOARDS_AT_ONCE)
     )
+    if inspect(conn).has_table(OpeningRow.__tablename__):  # schema 15: each game's by its id
+        digests = func.coalesce(OpeningRow.digests, b"")
+        batch = batch.add_columns(digests.label("opening")).outerjoin(OpeningRow, PLAYED)
+    else:  # the digests themselves in games.opening
+        batch = batch.add_columns(c.opening)
     after = FIRST_ID
     while rows := conn.execute(batch, {"after": after}).all():
         _insert(conn, OPENING_TALLIES, opening_tally_rows([row._asdict() for row in rows], []))

@@ -13,6 +13,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -26,7 +27,7 @@ from sqlalchemy import (
 from pdn.db.connection import connect
 from pdn.db.migration import _rewritten
 from pdn.db.postings import postings_between
-from pdn.db.schema import CODED, GameRow, Occurrence
+from pdn.db.schema import CODED, GameRow, Occurrence, OpeningRow
 from pdn.db.texts import pack, unpack_moves
 
 LAID_14 = MetaData()
@@ -49,12 +50,15 @@ OCCURRENCES = cast(Table, Occurrence.__table__)
 
 
 def _games_14() -> Table:
-    """The games table as schema 14 laid it out: words as text, final_hash after opening_hash."""
+    """The games table as schema 14 laid it out: words as text, final_hash after opening_hash,
+    the opening's digests in games.opening."""
     columns: list[Any] = []
     for c in GAMES.columns:
         copied = _copied(c)
         if c.name in WIDTHS:
             copied.type = String(WIDTHS[c.name])
+        if c.name == "opening":
+            copied = Column("opening", LargeBinary, nullable=False)
         columns.append(copied)
         if c.name == "opening_hash":
             columns.append(Column("final_hash", BigInteger))
@@ -92,7 +96,8 @@ def as_schema_14(db: str) -> None:
 def layout_14(conn: Connection) -> None:
     """This schema's rows as schema 14 wrote them: the games' moves packed as their texts are,
     their words as text, with final_hash (the digest of each game's last position, from the
-    postings), and occurrences with a rowid."""
+    postings) and their openings' digests in games.opening (no openings table); occurrences
+    with a rowid."""
     rows = postings_between(conn, 0, 1 << 31).tolist()
     last: dict[int, tuple[int, int]] = {}
     for digest, game, ply, _ in rows:
@@ -110,20 +115,29 @@ def layout_14(conn: Connection) -> None:
         )
     words = {name: _words_of(name) for name in CODED}
     final = "(SELECT f.digest FROM final_14 f WHERE f.game = t.number)"
+    empty = "decode('', 'hex')" if conn.dialect.name == "postgresql" else "x''"
+    opening = f"coalesce((SELECT o.digests FROM openings o WHERE o.id = t.opening), {empty})"
     if conn.dialect.name == "postgresql":  # in place (the tables referring to games stay so)
         for name, word in words.items():
             run(f"ALTER TABLE games ALTER COLUMN {name} TYPE varchar({WIDTHS[name]}) USING {word}")
         run("ALTER TABLE games ADD COLUMN final_hash BIGINT")
         run(f"UPDATE games t SET final_hash = {final}")
+        run("ALTER TABLE games ADD COLUMN opening_14 bytea")
+        run(f"UPDATE games t SET opening_14 = {opening}")
+        run("ALTER TABLE games DROP COLUMN opening")
+        run("ALTER TABLE games RENAME COLUMN opening_14 TO opening")
+        run("ALTER TABLE games ALTER COLUMN opening SET NOT NULL")
     else:
         run("PRAGMA legacy_alter_table = ON")
         for table in (GAMES, OCCURRENCES):
             for index in table.indexes:
                 run(f"DROP INDEX {index.name}")
-        _rewritten(conn, GAMES_14, 15, {**words, "final_hash": final}, "", "t.id")
+        _rewritten(conn, GAMES_14, 15, {**words, "final_hash": final, "opening": opening}, "",
+                   "t.id")  # fmt: skip
         _rewritten(conn, OCCURRENCES_14, 15, {}, "", "t.file_id, t.file_index")
         run("PRAGMA legacy_alter_table = OFF")
     FINAL_14.drop(conn)
+    OpeningRow.__table__.drop(conn)  # type: ignore[attr-defined]
 
 
 def _words_of(column: str) -> str:

@@ -63,6 +63,7 @@ from pdn.db.schema import (
 from pdn.db.sources import source_files
 from pdn.db.store import ImportStats, SpanCounts, import_paths, span_records
 from pdn.db.tallies import tallies_from_games
+from pdn.db.texts import unpack_moves
 from pdn.game import Game
 from pdn.read.reader import read_games
 
@@ -116,7 +117,7 @@ def test_import_samples_then_again_adds_nothing(db: str) -> None:
         ).first()
     assert first is not None and first.plies == 44 and first.valid
     assert first.pdn in (SAMPLES / "english-oca-first20.pdn").read_text(encoding="utf-8")
-    assert first.moves.split()[:3] == ["11-15", "24-20", "8-11"]
+    assert unpack_moves(first.moves, first.pdn).split()[:3] == ["11-15", "24-20", "8-11"]
     engine.dispose()
 
 

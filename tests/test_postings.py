@@ -16,7 +16,7 @@ from pdn.archive.openings import play_moves
 from pdn.db.connection import open_database
 from pdn.db.positions import later_digests, opening_digests
 from pdn.db.postings import LOOPED, parts, postings_at, postings_between, staged_row, unpacked
-from pdn.db.schema import STAGED, GameRow, PostingRow
+from pdn.db.schema import PLAYED, STAGED, GameRow, OpeningRow, PostingRow
 from pdn.db.staging import move_staged
 from pdn.db.store import import_paths
 from pdn.db.texts import unpack_moves
@@ -202,8 +202,10 @@ def test_digests_past_the_kept_plies_are_the_replayed_positions(tmp_path: Path) 
     import_paths(engine, [SAMPLES])
     with engine.connect() as conn:
         games = conn.execute(
-            select(GameRow.number, GameRow.opening, GameRow.variant, GameRow.start_fen,
-                   GameRow.moves, GameRow.pdn).where(GameRow.valid, GameRow.plies >= 20)
+            select(GameRow.number, OpeningRow.digests, GameRow.variant, GameRow.start_fen,
+                   GameRow.moves, GameRow.pdn)
+            .join_from(GameRow, OpeningRow, PLAYED)
+            .where(GameRow.valid, GameRow.plies >= 20)
         ).all()  # fmt: skip
         assert len(games) > 30
         at_twelve = {g: d for d, g, _, _ in postings_between(conn, 12, 12).tolist()}

@@ -34,11 +34,13 @@ from pdn.db.records import place
 from pdn.db.schema import (
     MOVE_TALLIES,
     OPENING_TALLIES,
+    PLAYED,
     PLAYER_TALLIES,
     TALLIES,
     BoardsRow,
     GameRow,
     MoveText,
+    OpeningRow,
 )
 from pdn.db.search import unpacked
 from pdn.db.sources import source_files
@@ -97,14 +99,18 @@ OPENING_KEYS = ["ply", "digest", *OPENING_GROUPED]
 
 def openings_from_games(engine: Engine) -> pd.DataFrame:
     """The games from the start counted by the position after each of their first plies (as
-    games.opening keeps them), with the lowest place."""
+    their openings keep them), with the lowest place."""
     with engine.connect() as conn:
-        games = conn.execute(select(GameRow.__table__).where(GameRow.from_start)).all()
+        games = conn.execute(
+            select(GameRow.__table__, OpeningRow.digests)
+            .join_from(GameRow, OpeningRow, PLAYED, isouter=True)
+            .where(GameRow.from_start)
+        ).all()
     rows = [
         {"ply": ply, "digest": digest, **{c: getattr(g, c) for c in OPENING_GROUPED},
          "games": 1, "first": g.place}
         for g in games
-        for ply, digest in enumerate(opening_digests(g.opening)[:OPENING_PLIES_TALLIED], 1)
+        for ply, digest in enumerate(opening_digests(g.digests or b"")[:OPENING_PLIES_TALLIED], 1)
     ]  # fmt: skip
     return _groups(pd.DataFrame(rows), OPENING_KEYS, {"games": "sum", "first": "min"})
 
