@@ -81,7 +81,7 @@ def add_openings(conn: Connection, openings: dict[int, bytes]) -> None:
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     conn.exec_driver_sql(
         f"INSERT INTO openings (id, digests) VALUES ({mark}, {mark}) ON CONFLICT (id) DO NOTHING",
-        list(openings.items()),
+        sorted(openings.items()),  # one order for writers at once (PostgreSQL): no deadlock
     )
     ids = list(openings)
     for i in range(0, len(ids), 1000):

@@ -56,8 +56,9 @@ SCHEMA_VERSION = 15  # 2: game ids from the game hash, games.place; 3: a game is
 # 14: the material runs packed, a row per signature (pdn.db.material), where schema 13 had a
 # row per run (some 15 bytes each)
 # 15: the games' variant, result and ending stored as small numbers (pdn.db.words), no
-# games.final_hash (nothing read it), and occurrences without SQLite's rowid (its key was an
-# index beside the table)
+# games.final_hash (nothing read it), occurrences without SQLite's rowid (its key was an index
+# beside the table), the games' moves packed with their texts (pdn.db.texts.pack_moves), and
+# each distinct opening once (openings), where each game kept its own
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # openings: the digests of the positions after a game's first plies
 

@@ -1,8 +1,10 @@
 """A game's PDN text as the games table stores it: one format byte, then the UTF-8 text as is
 (``0``) or deflated (``1``: raw deflate, RFC 1951, with the preset dictionary db/texts.zdict),
 whichever is shorter. SQLite and PostgreSQL store the same bytes, and every reader gets the text
-back through the column's type (:class:`PackedText`). The games' hex digests are stored as the
-bytes they spell (:class:`HexDigest`), read back as hex.
+back through the column's type (:class:`PackedText`). A game's moves are stored the same way
+but deflated with the game's own text as the dictionary (``2``: :func:`pack_moves`), so they
+are read with it (:func:`unpack_moves`). The games' hex digests are stored as the bytes they
+spell (:class:`HexDigest`), read back as hex.
 
 A game's text is some 500 bytes, too short for deflate to find much to repeat within it: the
 dictionary, built from the corpus's game texts by benchmarks/textdict.py, gives it the header

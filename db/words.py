@@ -1,6 +1,6 @@
 """The games table's columns of a few known words (a game's variant, its result, its ending),
 stored as small numbers: each word's place in its column's list (schema 15; a SMALLINT, which
-SQLite's records hold in a byte or none, where the word took 4 to 20 bytes, in the table and
+SQLite's records hold in a byte or none, where the word took 4 to 26 bytes, in the table and
 in the indexes on variant and year). The lists only grow: a word keeps its number."""
 
 from __future__ import annotations
