@@ -24,7 +24,7 @@ from sqlalchemy import (
 
 from pdn.db.material import added as added_runs
 from pdn.db.positions import add_openings, opening_blob, opening_id
-from pdn.db.postings import added
+from pdn.db.postings import added, counted_in_widths
 from pdn.db.schema import (
     CODED,
     HELD_TAGS,
@@ -55,6 +55,7 @@ from pdn.db.texts import pack, pack_moves, unpack
 from pdn.db.words import OLD_WORDS
 
 PACKED_AT_ONCE = 2000  # games whose texts are read and packed at a time
+ROWS_AT_ONCE = 256  # postings rows read and rewritten at a time (some 5 KiB each on the million)
 
 
 _LAID_12 = MetaData()  # the positions and their staging table from schema 6 to 12, the
@@ -452,9 +453,10 @@ def _rewritten(
 
 def _to_15(conn: Connection) -> None:
     """Schema 14 to 15: each game's moves packed with its text (pdn.db.texts.pack_moves); each
-    distinct opening stored once (openings), games.opening its id; the games' words (variant,
-    result, ending: CODED) as their numbers, a word of an older name (OLD_WORDS) as the new
-    one's; games.final_hash dropped. On SQLite the games table and occurrences are written
+    distinct opening stored once (openings), games.opening its id; the postings' counts of 1
+    to 3 in their bytes of widths; the games' words (variant, result, ending: CODED) as their
+    numbers, a word of an older name (OLD_WORDS) as the new one's; games.final_hash dropped.
+    On SQLite the games table and occurrences are written
     anew (occurrences without the rowid), the tables referring to games left referring to it
     (legacy_alter_table); on PostgreSQL the columns are altered in place, without the
     statement timeout."""
@@ -464,6 +466,7 @@ def _to_15(conn: Connection) -> None:
         run("SET LOCAL statement_timeout = 0")
     _moves_with_texts(conn)
     _openings_apart(conn)
+    _counts_in_widths(conn)
     if conn.dialect.name == "postgresql":
         for name, number in numbered.items():
             run(f"ALTER TABLE games ALTER COLUMN {name} TYPE smallint USING {number}")
@@ -504,6 +507,20 @@ def _moves_with_texts(conn: Connection) -> None:
             game = unpack(bytes(stored))
             packed.append({"gid": gid, "m": pack_moves(unpack(bytes(moves)), game)})
         conn.execute(write, packed)
+        after = rows[-1][0]
+
+
+def _counts_in_widths(conn: Connection) -> None:
+    """Each postings row with its counts of 1 to 3 in their bytes of widths, as a new import
+    writes them (pdn.db.postings.counted_in_widths), some rows at a time in key order."""
+    batch = text("SELECT prefix, data FROM postings WHERE prefix > :after ORDER BY prefix LIMIT :n")
+    write = text("UPDATE postings SET data = :d WHERE prefix = :p")
+    after = -(1 << 31)
+    while rows := conn.execute(batch, {"after": after, "n": ROWS_AT_ONCE}).all():
+        counted = [(p, counted_in_widths(bytes(d)), len(d)) for p, d in rows]
+        changed = [{"p": p, "d": d} for p, d, was in counted if len(d) != was]
+        if changed:
+            conn.execute(write, changed)
         after = rows[-1][0]
 
 

@@ -175,6 +175,25 @@ def varint_at(data: bytes, at: int) -> tuple[int, int]:
 LOOPED = 16  # a digest's postings in a part, this many or fewer, are read without numpy
 
 
+def counted_in_widths(data: bytes) -> bytes:
+    """A row's *data* with each count of 1 to 3 in its digest's byte of widths, as
+    :func:`parts` writes it (parts written before schema 15 put every count in a varint)."""
+    out = bytearray()
+    at = 0
+    while at < len(data):
+        k, lows = varint_at(data, at)
+        out += data[at : lows + 6 * k]  # the number of digests and their low bits
+        at = lows + 6 * k
+        for _ in range(k):
+            head = data[at]
+            n, start = (head >> 6, at + 1) if head >> 6 else varint_at(data, at + 1)
+            widths = head & 0x3F
+            out += SHORT[widths][n] if n <= SHORT_COUNT else bytes([widths]) + varint(n)
+            at = start + n * RECORD_BYTES[head]
+            out += data[start:at]
+    return bytes(out)
+
+
 def _records(data: bytes, n: int, widths: tuple[int, int, int]) -> list[Posting]:
     """The *n* postings of a part's records."""
     g, p, m = widths
