@@ -9,7 +9,7 @@ with a known result, to every one of them.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from contextlib import closing
 from dataclasses import dataclass, replace
 from itertools import islice
@@ -18,11 +18,13 @@ from typing import Any
 import pandas as pd
 from sqlalchemy import (
     ColumnElement,
+    Connection,
     Engine,
     Exists,
     FromClause,
     Integer,
     Label,
+    Row,
     Select,
     Subquery,
     Table,
@@ -534,20 +536,28 @@ def _opening_names(
     named = names or OpeningNames.shipped()
     lines: dict[int, list[int]] = {}
     numbers: dict[int, int] = {}
+    query = select(GameRow.place, GameRow.number, OpeningRow.digests).join_from(
+        GameRow, OpeningRow, PLAYED, isouter=True
+    )
     with engine.connect() as conn:
-        for i in range(0, len(firsts), 1000):
-            query = (
-                select(GameRow.place, GameRow.number, OpeningRow.digests)
-                .join_from(GameRow, OpeningRow, PLAYED, isouter=True)
-                .where(GameRow.place.in_(firsts[i : i + 1000]))
-            )
-            for at, number, opening in conn.execute(query):
-                lines[at] = opening_digests(opening or b"")[:plies]
-                numbers[number] = at
+        for at, number, opening in _at_places(conn, query, firsts):
+            lines[at] = opening_digests(opening or b"")[:plies]
+            numbers[number] = at
         if plies > OPENING_PLIES_KEPT:  # past the digests kept: from the postings
             for number, deeper in later_digests(conn, list(numbers), plies).items():
                 lines[numbers[number]] += deeper
     return [named.deepest(lines.get(at, [])) for at in firsts]
+
+
+PLACES_AT_ONCE = 1000  # games asked for by place in one statement
+
+
+def _at_places(
+    conn: Connection, query: Select[*tuple[Any, ...]], places: list[int]
+) -> Iterator[Row[*tuple[Any, ...]]]:
+    """The rows of *query* (on the games table) of the games at *places*, a slice at a time."""
+    for i in range(0, len(places), PLACES_AT_ONCE):
+        yield from conn.execute(query.where(GameRow.place.in_(places[i : i + PLACES_AT_ONCE])))
 
 
 def _with_first_game(engine: Engine, groups: Select[*tuple[Any, ...]]) -> pd.DataFrame:
@@ -558,12 +568,8 @@ def _with_first_game(engine: Engine, groups: Select[*tuple[Any, ...]]) -> pd.Dat
     with engine.connect() as conn:
         frame = pd.read_sql(query, conn, dtype_backend="numpy_nullable")
         firsts = [int(p) for p in frame["first"]]
-        moves: dict[int, str] = {}
-        for i in range(0, len(firsts), 1000):
-            chosen = select(GameRow.place, GameRow.moves, GameRow.pdn).where(
-                GameRow.place.in_(firsts[i : i + 1000])
-            )
-            moves.update((at, unpack_moves(m, t)) for at, m, t in conn.execute(chosen))
+        chosen = select(GameRow.place, GameRow.moves, GameRow.pdn)
+        moves = {at: unpack_moves(m, t) for at, m, t in _at_places(conn, chosen, firsts)}
     frame.insert(len(frame.columns) - 1, "moves", [moves[at] for at in firsts])
     counts = [c for c in frame.columns if c in COUNTS or c in DRAW_KINDS]
     return frame.astype({c: "int64" for c in counts})
