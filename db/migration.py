@@ -24,7 +24,7 @@ from sqlalchemy import (
 
 from pdn.db.material import added as added_runs
 from pdn.db.positions import add_openings, opening_blob, opening_id
-from pdn.db.postings import added, counted_in_widths
+from pdn.db.postings import added, recounted
 from pdn.db.schema import (
     CODED,
     HELD_TAGS,
@@ -512,12 +512,12 @@ def _moves_with_texts(conn: Connection) -> None:
 
 def _counts_in_widths(conn: Connection) -> None:
     """Each postings row with its counts of 1 to 3 in their bytes of widths, as a new import
-    writes them (pdn.db.postings.counted_in_widths), some rows at a time in key order."""
+    writes them (pdn.db.postings.recounted), some rows at a time in key order."""
     batch = text("SELECT prefix, data FROM postings WHERE prefix > :after ORDER BY prefix LIMIT :n")
     write = text("UPDATE postings SET data = :d WHERE prefix = :p")
     after = -(1 << 31)
     while rows := conn.execute(batch, {"after": after, "n": ROWS_AT_ONCE}).all():
-        counted = [(p, counted_in_widths(bytes(d)), len(d)) for p, d in rows]
+        counted = [(p, recounted(bytes(d)), len(d)) for p, d in rows]
         changed = [{"p": p, "d": d} for p, d, was in counted if len(d) != was]
         if changed:
             conn.execute(write, changed)

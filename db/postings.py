@@ -175,9 +175,10 @@ def varint_at(data: bytes, at: int) -> tuple[int, int]:
 LOOPED = 16  # a digest's postings in a part, this many or fewer, are read without numpy
 
 
-def counted_in_widths(data: bytes) -> bytes:
-    """A row's *data* with each count of 1 to 3 in its digest's byte of widths, as
-    :func:`parts` writes it (parts written before schema 15 put every count in a varint)."""
+def recounted(data: bytes, short: bool = True) -> bytes:
+    """A row's *data* with each digest's count written *short* (1 to 3 in its byte of widths,
+    as :func:`parts` writes it) or else as a varint after the byte (as parts were written
+    before schema 15)."""
     out = bytearray()
     at = 0
     while at < len(data):
@@ -188,7 +189,8 @@ def counted_in_widths(data: bytes) -> bytes:
             head = data[at]
             n, start = (head >> 6, at + 1) if head >> 6 else varint_at(data, at + 1)
             widths = head & 0x3F
-            out += SHORT[widths][n] if n <= SHORT_COUNT else bytes([widths]) + varint(n)
+            kept = short and n <= SHORT_COUNT
+            out += SHORT[widths][n] if kept else bytes([widths]) + varint(n)
             at = start + n * RECORD_BYTES[head]
             out += data[start:at]
     return bytes(out)

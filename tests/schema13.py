@@ -8,7 +8,7 @@ from sqlalchemy import Connection, insert, select, update
 
 from pdn.db.material import unpacked
 from pdn.db.migration import MATERIAL_13, _laid_out
-from pdn.db.postings import RECORD_BYTES, varint, varint_at
+from pdn.db.postings import recounted
 from pdn.db.schema import MaterialRow, PostingRow
 
 
@@ -36,23 +36,5 @@ def layout_13(conn: Connection) -> None:
     if rows:
         conn.execute(insert(table), [dict(zip(names, r, strict=True)) for r in rows])
     for prefix, data in conn.execute(select(PostingRow.prefix, PostingRow.data)).all():
-        conn.execute(
-            update(PostingRow).where(PostingRow.prefix == prefix).values(data=_varints(data))
-        )
-
-
-def _varints(data: bytes) -> bytes:
-    """A postings row's *data* with each count a varint (see pdn.db.postings)."""
-    out = bytearray()
-    at = 0
-    while at < len(data):
-        k, lows = varint_at(data, at)
-        out += data[at : lows + 6 * k]  # the count of digests and their low bits
-        at = lows + 6 * k
-        for _ in range(k):
-            head = data[at]
-            n, at = (head >> 6, at + 1) if head >> 6 else varint_at(data, at + 1)
-            size = n * RECORD_BYTES[head]
-            out += bytes([head & 0x3F]) + varint(n) + data[at : at + size]
-            at += size
-    return bytes(out)
+        varints = recounted(data, short=False)
+        conn.execute(update(PostingRow).where(PostingRow.prefix == prefix).values(data=varints))

@@ -17,10 +17,10 @@ from pdn.db.connection import open_database
 from pdn.db.positions import later_digests, opening_digests
 from pdn.db.postings import (
     LOOPED,
-    counted_in_widths,
     parts,
     postings_at,
     postings_between,
+    recounted,
     staged_row,
     unpacked,
 )
@@ -58,8 +58,9 @@ def test_a_part_is_laid_out_as_documented() -> None:
     # a part written before the count moved into the widths byte: its count always a varint
     before = bytes([2, *[7, 0, 0, 0, 0, 0], *[9, 0, 0, 0, 0, 0], 0, 1, 2, 1, 1, 0, 1, 4, 0, 0])
     assert unpacked(0, before) == unpacked(0, made[1][1])
-    assert counted_in_widths(before) == made[1][1]  # as the migration to schema 15 writes it
-    assert counted_in_widths(made[0][1] + four) == made[0][1] + four
+    assert recounted(before) == made[1][1]  # as the migration to schema 15 writes it
+    assert recounted(made[0][1] + four) == made[0][1] + four
+    assert recounted(made[1][1], short=False) == before  # as schema 13 and 14 wrote it
 
 
 def test_a_posting_staged_twice_is_packed_once_and_parts_read_as_one() -> None:
