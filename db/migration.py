@@ -59,7 +59,7 @@ ROWS_AT_ONCE = 256  # postings rows read and rewritten at a time (some 5 KiB eac
 
 
 _LAID_12 = MetaData()  # the positions and their staging table from schema 6 to 12, the
-# material runs from 7 to 13
+# material runs from 7 to 13 and their staging table from 7 to 15
 POSITIONS_12 = Table(  # a row per position of each game (13 made the postings)
     "positions",
     _LAID_12,
@@ -82,6 +82,11 @@ MATERIAL_13 = Table(  # a row per run, keyed by signature (14 packed them a row 
     Column("first", Integer, primary_key=True),
     Column("length", Integer, nullable=False),
     sqlite_with_rowid=False,
+)
+MATERIAL_STAGED_15 = Table(  # a staged run a row (16 stages a row a game)
+    "material_staged",
+    _LAID_12,
+    *(Column(name, Integer, nullable=False) for name in ("signature", "game", "first", "length")),
 )
 _LAYOUTS: dict[int, MetaData] = {}  # older schemas' tables, by version (see _laid_out)
 
@@ -237,7 +242,7 @@ def _material_by_signature(conn: Connection) -> None:
         for name in ("pkey", "game_id_fkey"):
             run(f"ALTER TABLE material_6 RENAME CONSTRAINT material_{name} TO material_6_{name}")
     _laid_out(MATERIAL_13, 7).create(conn)
-    _laid_out(MATERIAL_STAGED, 7).create(conn)
+    _laid_out(MATERIAL_STAGED_15, 7).create(conn)
     columns = "signature, game_id, first, length"
     run(
         f"INSERT INTO material ({columns}) SELECT {columns} FROM material_6 ORDER BY "
@@ -321,7 +326,7 @@ def _to_10(conn: Connection) -> None:
     run("CREATE UNIQUE INDEX ix_games_number ON games (number)")
     for table, staged, key in (
         (POSITIONS_12, STAGED_12, "digest, game, ply"),
-        (MATERIAL_13, MATERIAL_STAGED, "signature, game, first"),
+        (MATERIAL_13, MATERIAL_STAGED_15, "signature, game, first"),
     ):
         for laid, order in ((table, key), (staged, "")):  # a staging table: in no order
             _rewritten(conn, _laid_out(laid, 10), 9, {"game": "g.number"},
@@ -557,6 +562,16 @@ def _numbers_of(conn: Connection, column: str) -> str:
     return f"CASE {column} {cases} END"
 
 
+def _to_16(conn: Connection) -> None:
+    """Schema 15 to 16: the material staging table made anew, a row a game; the runs staged in
+    the old one (a killed import's) moved into their signatures' rows first (pdn.db.material)."""
+    _renamed(conn, MATERIAL_STAGED.name, 15)
+    added_runs(conn, "SELECT signature, game, first, length FROM material_staged_15 ORDER BY 1, "
+                     "2, 3")  # fmt: skip
+    conn.exec_driver_sql("DROP TABLE material_staged_15")
+    MATERIAL_STAGED.create(conn)
+
+
 STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     4: _add_analysis,
     5: _to_6,
@@ -569,6 +584,7 @@ STEPS: dict[int, Callable[[Connection], None]] = {  # from version N to N + 1
     12: _to_13,
     13: _to_14,
     14: _to_15,
+    15: _to_16,
 }
 
 

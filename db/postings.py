@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import struct
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -275,22 +275,40 @@ WRITTEN_AT_ONCE = 1 << 16  # postings whose parts are made and written at a time
 
 def _moved(conn: Connection, table: str) -> None:
     """Add a part to the postings of each digest the staged rows of *table* reach, sorted by
-    digest, game and ply: more than SORTED_AT_ONCE cut by ranges of prefixes into files apart
-    (one read of the rows), each range then sorted and written in turn."""
+    digest, game and ply: more than SORTED_AT_ONCE cut by ranges of prefixes (see
+    :func:`in_ranges`), each range then sorted and written in turn."""
+    total = conn.exec_driver_sql(f"SELECT sum(length(digests)) / 8 FROM {table}").scalar() or 0
+    ranges = min(-(-int(total) // SORTED_AT_ONCE), PREFIXES)
+    step = -(-PREFIXES // max(ranges, 1))  # prefixes a range: a row's postings in one range
+
+    def cut(chunk: npt.NDArray[np.void]) -> npt.NDArray[np.int64]:
+        return ((chunk["digest"] >> SHIFT) + PREFIXES // 2) // step
+
+    for found in in_ranges(conn, _staged(conn, table), _record(), ranges, cut):
+        _written(conn, found)
+
+
+def in_ranges(
+    conn: Connection,
+    chunks: Iterable[npt.NDArray[np.void]],
+    record: np.dtype[np.void],
+    ranges: int,
+    cut: Callable[[npt.NDArray[np.void]], npt.NDArray[np.int64]],
+) -> Iterator[npt.NDArray[np.void]]:
+    """The records of *chunks* (of dtype *record*) in *ranges* parts, each whole, in turn: one
+    part if *ranges* is at most 1, else cut by *cut* (each record's range, 0 to *ranges* - 1)
+    into files apart (one read of the chunks), and each file read back in turn. So the staged
+    rows of a million games are sorted a range at a time, in bounded memory."""
     import numpy as np
 
-    total = conn.exec_driver_sql(f"SELECT sum(length(digests)) / 8 FROM {table}").scalar() or 0
-    ranges = -(-int(total) // SORTED_AT_ONCE)
     if ranges <= 1:
-        _written(conn, np.concatenate([np.zeros(0, _record()), *_staged(conn, table)]))
+        yield np.concatenate([np.zeros(0, record), *chunks])
         return
-    ranges = min(ranges, PREFIXES)
-    step = -(-PREFIXES // ranges)  # prefixes a range: a row's postings in one range
-    with tempfile.TemporaryDirectory(prefix="pdn-postings-", dir=_spill_place(conn)) as spill:
+    with tempfile.TemporaryDirectory(prefix="pdn-staged-", dir=_spill_place(conn)) as spill:
         paths = [Path(spill) / str(k) for k in range(ranges)]
         files = [path.open("wb") for path in paths]
-        for chunk in _staged(conn, table):
-            k = ((chunk["digest"] >> SHIFT) + PREFIXES // 2) // step
+        for chunk in chunks:
+            k = cut(chunk)
             order = np.argsort(k, kind="stable")
             ends = np.searchsorted(k[order], np.arange(ranges + 1))
             for i, f in enumerate(files):
@@ -298,12 +316,12 @@ def _moved(conn: Connection, table: str) -> None:
         for f in files:
             f.close()
         for path in paths:
-            _written(conn, np.fromfile(path, _record()))
+            yield np.fromfile(path, record)
             path.unlink()
 
 
 def _spill_place(conn: Connection) -> str | None:
-    """Where :func:`_moved` cuts the postings into files: beside an SQLite database file, whose
+    """Where :func:`in_ranges` cuts staged rows into files: beside an SQLite database file, whose
     disk holds the database they go into (the system's temporary folder may be memory: a
     million games spill some 1 GB); else the system's temporary folder (None)."""
     if conn.dialect.name != "sqlite":

@@ -36,7 +36,7 @@ class Record:
     tags: tuple[tuple[int, int, str, str], ...]  # game id, position, name, value
     digests: bytes  # of the main line's positions, 8 bytes each, little-endian
     moves: tuple[str, ...]  # the move played from each position, as its text (none from the last)
-    material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
+    material: bytes  # its runs of equal material, staged (pdn.db.material.staged)
     boards: tuple[tuple[int, bytes], ...]  # game id, its positions packed (none without replay)
     squares: tuple[tuple[int, int, int, int, int], ...]  # game id, where each kind stood
     nul: bool = False  # NUL bytes in the text were stored as NUL_SHOWN
@@ -104,7 +104,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
 
 
 FIRST_KEPT = EXPLORED_PLIES + 2  # the positions explored_moves reads of a game from the start
-NOTHING = StoredPositions([], (), (), ())  # the rows of a game without a position
+NOTHING = StoredPositions([], b"", (), ())  # the rows of a game without a position
 
 
 def _scanned(rows: LineRows) -> Scanned:

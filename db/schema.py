@@ -32,7 +32,7 @@ from pdn.db.texts import HexDigest, PackedText
 from pdn.db.words import ENDINGS, OUTCOMES, RULES, SOURCES, VARIANT_NAMES, WINNERS, Coded
 
 APPLICATION = "pdn-toolkit"
-SCHEMA_VERSION = 15  # 2: game ids from the game hash, games.place; 3: a game is its record,
+SCHEMA_VERSION = 16  # 2: game ids from the game hash, games.place; 3: a game is its record,
 # material and boards tables (no release between the two changes, so one version); 4: games'
 # termination says how the game really ended (a draw played past is no longer its ending)
 # 5: the analysis table (pdn.db.migration adds it to a database of schema 4)
@@ -59,6 +59,8 @@ SCHEMA_VERSION = 15  # 2: game ids from the game hash, games.place; 3: a game is
 # games.final_hash (nothing read it), occurrences without SQLite's rowid (its key was an index
 # beside the table), the games' moves packed with their texts (pdn.db.texts.pack_moves), and
 # each distinct opening once (openings), where each game kept its own
+# 16: an import stages a game's material runs in one row (material_staged), where it staged a
+# row per run
 NUL_SHOWN = "\u2400"  # ␀: PostgreSQL text cannot hold NUL, so both databases store this
 OPENING_PLIES_KEPT = 12  # openings: the digests of the positions after a game's first plies
 
@@ -277,14 +279,13 @@ class MaterialRow(Base):
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
-MATERIAL_STAGED = Table(  # the material runs of the games an import writes, a row each, till it
-    # moves them into their signatures' rows (pdn.db.material.move_in)
+MATERIAL_STAGED = Table(  # the material runs of the games an import writes, a row a game, till
+    # it moves them into their signatures' rows (pdn.db.material.move_in): the game by its
+    # number and its runs, each its signature, first position and length (pdn.db.material.staged)
     "material_staged",
     Base.metadata,
-    Column("signature", Integer, nullable=False),
     Column("game", Integer, nullable=False),
-    Column("first", Integer, nullable=False),
-    Column("length", Integer, nullable=False),
+    Column("runs", LargeBinary, nullable=False),
 )
 
 

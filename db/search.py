@@ -36,7 +36,7 @@ from sqlalchemy import (
 )
 
 from pdn.archive.selection import Masks, Material, Pattern
-from pdn.db.material import runs_of
+from pdn.db.material import runs_of, staged
 from pdn.db.positions import numbers_table
 from pdn.db.schema import BoardsRow, GameRow, SquaresRow
 from pdn.rules.geometry import geometry
@@ -107,18 +107,18 @@ class StoredPositions:
     """What the database stores of a game's main-line positions, as table rows."""
 
     digests: list[int]  # per position, the start first
-    material: tuple[tuple[int, int, int, int], ...]  # game id, first position, length, signature
+    material: bytes  # its runs of equal material, staged (pdn.db.material.staged)
     boards: tuple[tuple[int, bytes], ...]  # game id, the positions packed (none without any)
     squares: tuple[tuple[int, int, int, int, int], ...]  # game id, the squares of each kind
 
 
 def stored_rows(gid: int, variant: Variant, scanned: Scanned) -> StoredPositions:
     """The rows of game *gid* from the kernel's scan of its positions on the board of *variant*
-    (Kernel.scan, Kernel.line_rows): their digests; their runs of equal material, one row each
-    with its signature; the positions packed (see :func:`compressed`); and the squares each of
+    (Kernel.scan, Kernel.line_rows): their digests; their runs of equal material, each with
+    its signature; the positions packed (see :func:`compressed`); and the squares each of
     the four kinds of piece ever stood on (square_bits)."""
     hashes, packed, runs, reached = scanned
-    material = tuple((gid, first, length, signature(counts)) for first, length, counts in runs)
+    material = staged([(signature(counts), first, length) for first, length, counts in runs])
     wm, wk, bm, bk = (square_bits(variant, board) for board in reached)
     boards = ((gid, compressed(packed, words(variant))),)
     return StoredPositions(hashes, material, boards, ((gid, wm, wk, bm, bk),))

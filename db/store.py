@@ -570,8 +570,8 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
     _add_rows(conn, STAGED.name, ["game", "digests", "moves"],
               [staged_row(number[r.row["id"]], r.digests, [texts[m] for m in r.moves])
                for r in won if r.digests])  # fmt: skip
-    _add_rows(conn, MATERIAL_STAGED.name, ["game", "first", "length", "signature"],
-              [(number[g], f, n, s) for r in won for g, f, n, s in r.material])  # fmt: skip
+    _add_rows(conn, MATERIAL_STAGED.name, ["game", "runs"],
+              [(number[r.row["id"]], r.material) for r in won if r.material])  # fmt: skip
     _add_rows(conn, BoardsRow.__tablename__, ["game_id", "data"],
               [b for r in won for b in r.boards])  # fmt: skip
     _add_rows(conn, SquaresRow.__tablename__, [c.name for c in SquaresRow.__table__.columns],

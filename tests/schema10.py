@@ -4,7 +4,7 @@ layout checked against tests/data/schema10.sqlite, which the toolkit wrote at 49
 from __future__ import annotations
 
 from schema11 import layout_11
-from schema14 import written_back
+from schema15 import written_back
 from sqlalchemy import Connection
 
 COLUMNS = "digest BIGINT NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT NULL, move TEXT"

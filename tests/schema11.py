@@ -6,7 +6,7 @@ from __future__ import annotations
 import zlib
 
 from schema12 import layout_12
-from schema14 import written_back
+from schema15 import written_back
 from sqlalchemy import Connection, Text, bindparam, delete, insert, literal, select, update
 
 from pdn.db.schema import BoardsRow, GameRow, TagRow

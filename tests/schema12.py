@@ -6,7 +6,7 @@ from __future__ import annotations
 import struct
 
 from schema13 import layout_13
-from schema14 import written_back
+from schema15 import written_back
 from sqlalchemy import Connection, insert, select
 
 from pdn.db.migration import POSITIONS_12, STAGED_12

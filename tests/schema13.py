@@ -3,7 +3,8 @@ layout checked against tests/data/schema13.sqlite, which the toolkit wrote at 75
 
 from __future__ import annotations
 
-from schema14 import layout_14, written_back
+from schema14 import layout_14
+from schema15 import written_back
 from sqlalchemy import Connection, insert, select, update
 
 from pdn.db.material import unpacked

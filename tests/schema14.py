@@ -3,9 +3,9 @@ layout checked against tests/data/schema14.sqlite, which the toolkit wrote at 3c
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, cast
 
+from schema15 import layout_15, written_back
 from sqlalchemy import (
     BigInteger,
     Column,
@@ -20,11 +20,9 @@ from sqlalchemy import (
     bindparam,
     insert,
     select,
-    text,
     update,
 )
 
-from pdn.db.connection import connect
 from pdn.db.migration import _rewritten
 from pdn.db.postings import postings_between
 from pdn.db.schema import CODED, GameRow, Occurrence, OpeningRow
@@ -75,19 +73,6 @@ OCCURRENCES_14 = Table("occurrences", LAID_14, *map(_copied, OCCURRENCES.columns
 FINAL_14 = Table("final_14", LAID_14, Column("game", BigInteger), Column("digest", BigInteger))
 
 
-def written_back(db: str, version: int, layout: Callable[[Connection], None]) -> None:
-    """Rewrite a database just made in an older *layout*, in one transaction, marked as
-    written by schema *version* (every schemaN module of the tests writes its layout so); its
-    staged rows, if any, staged still (opening it for writing would move them in)."""
-    engine = connect(db, False)
-    with engine.begin() as conn:
-        layout(conn)
-        conn.execute(
-            text("UPDATE pdn_meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)}
-        )
-    engine.dispose()
-
-
 def as_schema_14(db: str) -> None:
     """Turn a database just made into what schema 14 wrote."""
     written_back(db, 14, layout_14)
@@ -97,7 +82,8 @@ def layout_14(conn: Connection) -> None:
     """This schema's rows as schema 14 wrote them: the games' moves packed as their texts are,
     their words as text, with final_hash (the digest of each game's last position, from the
     postings) and their openings' digests in games.opening (no openings table); occurrences
-    with a rowid."""
+    with a rowid; schema 15's layout first."""
+    layout_15(conn)
     rows = postings_between(conn, 0, 1 << 31).tolist()
     last: dict[int, tuple[int, int]] = {}
     for digest, game, ply, _ in rows:

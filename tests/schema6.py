@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from schema7 import layout_7
-from schema14 import written_back
+from schema15 import written_back
 from sqlalchemy import Connection, text
 
 from pdn.db.texts import unpack

@@ -4,7 +4,7 @@ layout checked against tests/data/schema7.sqlite, which the toolkit wrote at 8c2
 from __future__ import annotations
 
 from schema8 import layout_8
-from schema14 import written_back
+from schema15 import written_back
 from sqlalchemy import Connection
 
 

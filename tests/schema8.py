@@ -4,7 +4,7 @@ layout checked against tests/data/schema8.sqlite, which the toolkit wrote at eec
 from __future__ import annotations
 
 from schema9 import layout_9
-from schema14 import written_back
+from schema15 import written_back
 from sqlalchemy import Connection
 
 

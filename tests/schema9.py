@@ -4,7 +4,7 @@ layout checked against tests/data/schema9.sqlite, which the toolkit wrote at 7f8
 from __future__ import annotations
 
 from schema10 import layout_10, relaid
-from schema14 import written_back
+from schema15 import written_back
 from sqlalchemy import Connection
 
 

@@ -398,13 +398,13 @@ EVEN_AFTER_TWO = GameFilter(material=parse_material("W:8,B:8"), material_plies=2
 
 def _staged(path: Path) -> tuple[int, int]:
     """What an import moves into their tables at its end: the positions (a row a game, 8 bytes
-    a position's digest) and the material runs staged."""
+    a position's digest) and the material runs staged (a row a game, 12 bytes a run)."""
     with sqlite3.connect(path) as conn:
         counts = [
             conn.execute(query).fetchone()[0]
             for query in (
                 "SELECT coalesce(sum(length(digests)) / 8, 0) FROM positions_staged",
-                "SELECT count(*) FROM material_staged",
+                "SELECT coalesce(sum(length(runs)) / 12, 0) FROM material_staged",
             )
         ]
     conn.close()

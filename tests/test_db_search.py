@@ -110,7 +110,8 @@ def engine() -> Iterator[Engine]:
                 continue
             positions = replay_game(game, None, "seed", prefer).positions
             rows = stored(n, positions)  # the material names its number
-            runs = sorted((sig, g, first, length) for g, first, length, sig in rows.material)
+            laid = np.frombuffer(rows.material, "<u4").reshape(-1, 3).tolist()  # sig, first, n
+            runs = sorted((sig, n, first, length) for sig, first, length in laid)
             conn.exec_driver_sql(upsert(conn, "material", "signature"), parts(np.array(runs)))
             conn.execute(insert(BoardsRow), [{"game_id": n, "data": rows.boards[0][1]}])
             kinds = ("game_id", "white_men", "white_kings", "black_men", "black_kings")
@@ -260,20 +261,55 @@ def test_staged_runs_alone_are_read_in_order_and_once(tmp_path: Path) -> None:
     # a killed first import left only staged runs, in no order, game 7's twice (a game stored
     # anew stages its runs again): its games once each, in order, and counted so
     engine = open_database(str(tmp_path / "staged.db"))
-    s = signature((12, 0, 12, 0))
-    staged = [(s, 9, 0, 5), (s, 7, 0, 5), (s, 3, 0, 1), (s, 7, 0, 5)]
+    # (a row a game: each run its signature, first position and length, 4 bytes each)
+    s, t = signature((12, 0, 12, 0)), signature((11, 0, 12, 0))
+    staged = [(9, [(s, 0, 5), (t, 5, 2)]), (7, [(s, 0, 5)]), (3, [(s, 0, 1), (t, 1, 9)]),
+              (7, [(s, 0, 5)])]  # fmt: skip
     with engine.begin() as conn:
-        conn.execute(
-            insert(MATERIAL_STAGED), [dict(zip(STAGED_RUN, r, strict=True)) for r in staged]
-        )
+        conn.execute(insert(MATERIAL_STAGED), [{"game": g, "runs": _laid(r)} for g, r in staged])
     even = parse_material("W:12,B:12")
     assert material_numbers(engine, even, 1) == [3, 7, 9]
     assert material_numbers(engine, even, 2) == [7, 9]
     assert count_games(engine, GameFilter(material=even)) == 3
+    assert material_numbers(engine, parse_material("W:11,B:12"), 3) == [3]
     engine.dispose()
 
 
-STAGED_RUN = [c.name for c in MATERIAL_STAGED.columns]
+def _laid(runs: list[tuple[int, int, int]]) -> bytes:
+    """A game's staged runs as material_staged holds them."""
+    return b"".join(x.to_bytes(4, "little") for run in runs for x in run)
+
+
+def test_staged_runs_moved_in_by_ranges_of_signatures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 40 games' 120 runs of 7 signatures staged, moved in 25 runs a range (5 ranges, cut by
+    # signature): each signature's row the part one range of every run makes, its runs in
+    # order of game and first position
+    engine = open_database(str(tmp_path / "ranges.db"))
+    monkeypatch.setattr(pdn.db.material, "SORTED_AT_ONCE", 25)
+    ranges: list[int] = []
+
+    def in_ranges(*args: Any) -> Any:
+        ranges.append(args[3])
+        return pdn.db.postings.in_ranges(*args)
+
+    monkeypatch.setattr(pdn.db.material, "in_ranges", in_ranges)
+    kinds = [signature((12 - k, 0, 12 - k // 2, 0)) for k in range(7)]
+    staged = {g: [(kinds[(g + i) % 7], 10 * i, 10) for i in range(3)] for g in range(40, 0, -1)}
+    with engine.begin() as conn:
+        rows = [{"game": g, "runs": _laid(r)} for g, r in staged.items()]
+        conn.execute(insert(MATERIAL_STAGED), rows)
+        pdn.db.staging.move_staged(conn)
+    with engine.connect() as conn:
+        stored = dict(conn.execute(select(MaterialRow.signature, MaterialRow.data)).all())
+        left = conn.execute(select(MATERIAL_STAGED)).all()
+    every = sorted((sig, g, first, n) for g, runs in staged.items() for sig, first, n in runs)
+    assert ranges == [5] and not left and not list(tmp_path.glob("pdn-staged-*"))
+    assert stored == dict(parts(np.array(every)))
+    for sig, data in stored.items():
+        assert unpacked_runs(data).tolist() == [[g, f, n] for s, g, f, n in every if s == sig]
+    engine.dispose()
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Opening a database made by an older schema for writing brings it up to this one: a database
-of schema 5 to 14 written by the toolkit itself (tests/data/schema5.sqlite to
-schema14.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
+of schema 5 to 15 written by the toolkit itself (tests/data/schema5.sqlite to
+schema15.sqlite, see tests/data/README.md) ends as a new import of the same files does, every
 question answered alike; so does one of PostgreSQL, written in the older layout here (the
 layout checked against that file)."""
 
@@ -23,6 +23,7 @@ from schema11 import as_schema_11
 from schema12 import as_schema_12
 from schema13 import as_schema_13
 from schema14 import as_schema_14
+from schema15 import as_schema_15
 from sqlalchemy import Connection, Engine, func, insert, select
 
 from conftest import (
@@ -34,6 +35,7 @@ from conftest import (
 )
 from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import DatabaseRefused, open_database
+from pdn.db.material import staged
 from pdn.db.postings import every_posting, staged_row
 from pdn.db.questions import (
     GameFilter,
@@ -103,10 +105,11 @@ OLD = {
     12: as_schema_12,
     13: as_schema_13,
     14: as_schema_14,
+    15: as_schema_15,
 }  # each schema's layout written back
 
 
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13, 14])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])
 def test_an_old_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -138,7 +141,7 @@ def test_an_old_database_ends_as_a_new_import(
     with sqlite3.connect(old) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         version_now = conn.execute("SELECT value FROM pdn_meta WHERE key = 'schema_version'")
-        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "15"
+        assert version_now.fetchone()[0] == str(SCHEMA_VERSION) == "16"
         kinds = conn.execute("SELECT DISTINCT typeof(moves) FROM games").fetchall()
         words = conn.execute(
             "SELECT DISTINCT typeof(winner), typeof(termination), typeof(variant) FROM games "
@@ -192,10 +195,12 @@ SAME = {  # what each old layout is checked on against the file the toolkit wrot
     13: ["material ORDER BY signature, game, first", "move_texts ORDER BY id",
          "games ORDER BY id", "boards ORDER BY game_id", "postings ORDER BY prefix"],
     14: ["games ORDER BY id", "postings ORDER BY prefix", "material ORDER BY signature"],
+    15: ["games ORDER BY id", "postings ORDER BY prefix", "material ORDER BY signature",
+         "openings ORDER BY id"],
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13, 14])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])
 def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -211,7 +216,7 @@ def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
             assert a.execute(query).fetchall() == b.execute(query).fetchall()
         schema = "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY 2"
         assert a.execute(schema).fetchall() == b.execute(schema).fetchall()
-        for table in ("games", "material"):
+        for table in ("games", "material", "material_staged"):
             columns = f"SELECT name, type, pk FROM pragma_table_info('{table}')"
             assert a.execute(columns).fetchall() == b.execute(columns).fetchall()
     a.close()
@@ -219,7 +224,7 @@ def test_an_old_schema_is_written_as_the_toolkit_wrote_it(
 
 
 @pytest.mark.skipif(postgres_reason() is not None, reason=str(postgres_reason()))
-@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13, 14])
+@pytest.mark.parametrize("version", [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])
 def test_an_old_postgresql_database_ends_as_a_new_import(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -260,18 +265,17 @@ def staged_after(conn: Connection, number: int) -> None:
         for g, ps in by_game.items()
     ]  # fmt: skip
     conn.execute(insert(STAGED), [dict(zip(names, r, strict=True)) for r in rows])
-    runs = material_cut(conn, gone)
-    conn.execute(insert(MATERIAL_STAGED), [dict(zip(STAGED_RUN, r, strict=True)) for r in runs])
+    runs: dict[int, list[tuple[int, int, int]]] = {}  # by game: signature, first, length
+    for sig, g, first, length in material_cut(conn, gone):
+        runs.setdefault(g, []).append((sig, first, length))
+    conn.execute(insert(MATERIAL_STAGED), [{"game": g, "runs": staged(r)} for g, r in runs.items()])
 
 
-STAGED_RUN = [c.name for c in MATERIAL_STAGED.columns]
-
-
-@pytest.mark.parametrize("version", [9, 10, 12, 13, 14])
+@pytest.mark.parametrize("version", [9, 10, 12, 13, 14, 15])
 def test_staged_rows_are_migrated(
     db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
-    """A database of schema 9, 10, 12, 13 or 14 that an import killed before it moved its
+    """A database of schema 9, 10, 12, 13, 14 or 15 that an import killed before it moved its
     staged rows in left (the positions and runs of the games numbered over 30 staged) ends,
     opened for writing, as a new import: the staged rows migrated with the others, then moved
     in."""
@@ -284,7 +288,7 @@ def test_staged_rows_are_migrated(
         staged_after(conn, 30)
     with old.connect() as conn:
         staged = conn.execute(select(func.sum(func.length(STAGED.c.digests)) / 8)).scalar_one()
-        runs = conn.execute(select(func.count()).select_from(MATERIAL_STAGED)).scalar_one()
+        runs = conn.execute(select(func.sum(func.length(MATERIAL_STAGED.c.runs)) / 12)).scalar_one()
     assert staged > 1000 and runs > 100
     old.dispose()
     OLD[version](db)

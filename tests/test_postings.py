@@ -133,7 +133,7 @@ def test_a_long_game_moved_in_by_three_ranges(
     write = pdn.db.postings._written
 
     def written(conn: Connection, found: np.ndarray) -> None:
-        spilled.append(len(list(tmp_path.glob("pdn-postings-*/*"))))
+        spilled.append(len(list(tmp_path.glob("pdn-staged-*/*"))))
         write(conn, found)
 
     monkeypatch.setattr(pdn.db.postings, "_written", written)
@@ -149,7 +149,7 @@ def test_a_long_game_moved_in_by_three_ranges(
         assert postings_at(conn, digests[0]) == [(1, 0, 0)]
     rows = sorted((d, 1, p, 1 if p < 69_999 else 0) for p, d in enumerate(digests))
     assert stored == dict(_parts(rows))
-    assert spilled == [3, 2, 1] and not list(tmp_path.glob("pdn-postings-*"))
+    assert spilled == [3, 2, 1] and not list(tmp_path.glob("pdn-staged-*"))
     engine.dispose()
 
 

@@ -393,7 +393,9 @@ def test_build_record_writes_the_one_by_one_rows(each_core: str, samples: list[P
         kept = digests[1 : OPENING_PLIES_KEPT + 1]
         assert record.row["opening"] == b"".join((d + 2**63).to_bytes(8, "big") for d in kept)
         runs = runs_by_grouping(ps)
-        assert list(record.material) == [(gid, f, n, signature(c)) for f, n, c in runs]
+        # each run staged as signature, first position and length, 4 bytes each, little-endian
+        laid = [(signature(c), f, n) for f, n, c in runs]
+        assert record.material == b"".join(x.to_bytes(4, "little") for r in laid for x in r)
         if ps:  # the boards as XOR deltas give back the packing one by one (as by hand above)
             w = words(ps[0].variant)
             ((at, row),) = record.boards

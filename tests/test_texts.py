@@ -132,7 +132,7 @@ def test_a_schema_5_database_is_converted_in_place(
     engine = open_database(db)
     with engine.connect() as conn:
         version = conn.execute(text("SELECT value FROM pdn_meta WHERE key = 'schema_version'"))
-        assert version.scalar() == str(SCHEMA_VERSION) == "15"
+        assert version.scalar() == str(SCHEMA_VERSION) == "16"
         places = conn.execute(text(
             "SELECT g.id, s.path, g.file_index FROM games g JOIN source_files s ON "
             "s.id = g.file_id ORDER BY g.place"
