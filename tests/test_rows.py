@@ -12,6 +12,7 @@ games of every variant the corpus holds, positions and long forms written out by
 from __future__ import annotations
 
 import hashlib
+import pickle
 import zlib
 from collections.abc import Iterator
 from functools import reduce
@@ -416,6 +417,7 @@ def test_build_record_writes_the_one_by_one_rows(each_core: str, samples: list[P
             assert record.squares == ()
         assert record.row["opening_hash"] == (digests[3] if len(texts) >= 3 else None)
         assert "final_hash" not in record.row  # (schema 15: nothing read it)
+        assert pickle.loads(pickle.dumps(record)) == record  # as a worker sends it (no move: ())
 
 
 def test_build_record_same_on_both_cores(c_core: Core, samples: list[Pair]) -> None:
