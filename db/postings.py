@@ -51,7 +51,6 @@ WIDTHS = [((h & 3) + 1, (h >> 2 & 3) + 1, (h >> 4 & 3) + 1) for h in range(0x100
 # three columns: in a postings part, the game, the ply and the move; in a material part
 # (pdn.db.material), the gaps, the first positions and the lengths
 SHORT_COUNT = 3  # the most postings of a digest its byte of widths counts in bits 6-7
-SHORT = [[bytes([h | n << 6]) for n in range(SHORT_COUNT + 1)] for h in range(0x40)]
 
 
 def parts(
@@ -61,7 +60,8 @@ def parts(
     moves: npt.NDArray[np.int64],
 ) -> list[tuple[int, bytes]]:
     """Each row's part (see the module's text) from postings sorted by digest, game and ply (a
-    posting repeated is kept once), each digest's postings in the widths their numbers need."""
+    posting repeated is kept once), each digest's postings in the widths their numbers need:
+    laid out in one array of bytes, each byte of a column's numbers put in place at once."""
     import numpy as np
 
     if not len(digests):
@@ -73,31 +73,35 @@ def parts(
     if games.min() < 0 or games.max() >> 32 or plies.max() >> 32 or moves.max() >> 32:
         raise ValueError("a posting past the numbers a part holds")
     starts = _starts(digests)  # of each digest's postings
-    counts = np.diff([*starts, len(digests)])
+    counts = np.diff(np.append(starts, len(digests)))
     columns = (games, plies, moves)
     widths = [_widths(np.maximum.reduceat(c, starts)) for c in columns]  # per digest
-    heads = (widths[0] - 1) | (widths[1] - 1) << 2 | (widths[2] - 1) << 4
-    postings = [b""] * len(starts)  # each digest's: widths, count, records
-    for head in np.unique(heads).tolist():
-        chosen = heads == head
-        kept = WIDTHS[head]
-        taken = np.repeat(chosen, counts)
-        records = np.concatenate(
-            [little_endian(c[taken], w) for c, w in zip(columns, kept, strict=True)], axis=1
-        ).tobytes()
-        n = counts[chosen]
-        ends = (np.cumsum(n) * sum(kept)).tolist()
-        lead = bytes([head])
-        at = 0
-        for i, count, end in zip(np.flatnonzero(chosen).tolist(), n.tolist(), ends, strict=True):
-            first = SHORT[head][count] if count <= SHORT_COUNT else lead + varint(count)
-            postings[i] = first + records[at:end]
-            at = end
+    short = counts <= SHORT_COUNT  # counted in the byte of widths, else by a varint after it
+    heads = (widths[0] - 1) | (widths[1] - 1) << 2 | (widths[2] - 1) << 4 | short * counts << 6
+    counted = np.where(short, 0, _varint_bytes(counts))
+    record = widths[0] + widths[1] + widths[2]
+    ends = np.cumsum(1 + counted + counts * record)  # of each digest's bytes
+    at = ends - (1 + counted + counts * record)
+    laid = np.zeros(int(ends[-1]), np.uint8)
+    laid[at] = heads
+    for i in range(int(counted.max())):  # the varints' bytes, the last without the top bit
+        more = counted > i
+        last = counted[more] == i + 1
+        laid[at[more] + 1 + i] = (counts[more] >> 7 * i) & 0x7F | np.where(last, 0, 0x80)
+    owner = np.repeat(np.arange(len(starts)), counts)  # each posting's digest
+    first = (at + 1 + counted)[owner] + (np.arange(len(digests)) - starts[owner]) * record[owner]
+    for column, width in zip(columns, widths, strict=True):
+        wide = width[owner]
+        for i in range(int(width.max())):
+            put = wide > i
+            laid[first[put] + i] = column[put] >> 8 * i & 0xFF
+        first = first + wide
     prefixes = digests[starts] >> SHIFT
     firsts = [*_starts(prefixes).tolist(), len(starts)]  # of each row's digests
     lows = little_endian(digests[starts] & LOW, 6).tobytes()
+    data, bounds = laid.tobytes(), [0, *ends.tolist()]
     return [
-        (p, varint(b - a) + lows[6 * a : 6 * b] + b"".join(postings[a:b]))
+        (p, varint(b - a) + lows[6 * a : 6 * b] + data[bounds[a] : bounds[b]])
         for p, a, b in zip(prefixes[firsts[:-1]].tolist(), firsts, firsts[1:], strict=False)
     ]
 
@@ -126,6 +130,16 @@ SMALL = [bytes([n]) for n in range(0x80)]  # the varints of one byte
 def _widths(tops: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """The bytes each number up to *tops* takes (1 to 5)."""
     return 1 + (tops >= 1 << 8) + (tops >= 1 << 16) + (tops >= 1 << 24) + (tops >= 1 << 32)
+
+
+def _varint_bytes(numbers: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The bytes the varint of each of *numbers* takes."""
+    import numpy as np
+
+    n = np.ones(len(numbers), np.int64)
+    for bits in (7, 14, 21, 28, 35):
+        n += numbers >= 1 << bits
+    return n
 
 
 def little_endian(column: npt.NDArray[np.int64], width: int) -> npt.NDArray[np.uint8]:
@@ -190,7 +204,7 @@ def recounted(data: bytes, short: bool = True) -> bytes:
             n, start = (head >> 6, at + 1) if head >> 6 else varint_at(data, at + 1)
             widths = head & 0x3F
             kept = short and n <= SHORT_COUNT
-            out += SHORT[widths][n] if kept else bytes([widths]) + varint(n)
+            out += bytes([widths | n << 6]) if kept else bytes([widths]) + varint(n)
             at = start + n * RECORD_BYTES[head]
             out += data[start:at]
     return bytes(out)
