@@ -349,7 +349,7 @@ def _written(conn: Connection, found: npt.NDArray[np.void]) -> None:
     """Add the parts of the postings *found* (in any order), a slice of rows at a time."""
     import numpy as np
 
-    found = found[np.lexsort((found["ply"], found["game"], found["digest"]))]
+    found = found[_sorted(found)]
     statement = upsert(conn)
     prefixes = found["digest"] >> SHIFT
     at = 0
@@ -360,6 +360,25 @@ def _written(conn: Connection, found: npt.NDArray[np.void]) -> None:
         made = parts(*(cut[c].astype(np.int64) for c in ("digest", "game", "ply", "move")))
         conn.exec_driver_sql(statement, made)
         at = end
+
+
+def _sorted(found: npt.NDArray[np.void]) -> npt.NDArray[np.int64]:
+    """The order of the postings *found* by digest, game and ply. Staged in order of game and
+    ply (an import stages its games in order of their numbers), they are sorted by digest
+    alone, ties in the order found: two of numpy's quicksorts, the second of each digest's run
+    and index as one number (OCA_2.0.pdn's postings: 0.1 s, where sorting by the three took
+    0.3); else by the three."""
+    import numpy as np
+
+    n = len(found)
+    game, ply = found["game"].astype(np.int64), found["ply"].astype(np.int64)
+    after = (game[1:] > game[:-1]) | ((game[1:] == game[:-1]) & (ply[1:] > ply[:-1]))
+    if not after.all():  # a game stored anew, or writers at once (PostgreSQL)
+        return np.lexsort((found["ply"], found["game"], found["digest"]))
+    by = np.argsort(found["digest"])
+    digests = found["digest"][by]
+    runs = np.concatenate([[0], np.cumsum(digests[1:] != digests[:-1])])
+    return np.sort(runs * n + by) % n
 
 
 STAGED_AT_ONCE = 4096  # staged games read at a time

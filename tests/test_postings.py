@@ -118,6 +118,24 @@ def test_postings_moved_in_by_ranges_of_digests_are_the_same(
     cut.dispose()
 
 
+@pytest.mark.parametrize("staged_in_order", [True, False])
+def test_postings_sorted_by_digest_game_and_ply(staged_in_order: bool) -> None:
+    # 300 games of 40 positions, many reaching the same digests (an opening's), staged in
+    # order of game and ply as an import stages them, or with two games swapped (a game
+    # stored anew keeps its number): each (digest, game, ply) in order, as sorted by the three
+    rng = np.random.default_rng(11)
+    games = np.repeat(np.arange(1, 301), 40)
+    plies = np.tile(np.arange(40), 300)
+    found = np.zeros(len(games), pdn.db.postings._record())
+    found["digest"] = rng.choice(rng.integers(-(2**63), 2**63 - 1, 2000), len(games))
+    found["game"], found["ply"] = games, plies
+    if not staged_in_order:
+        found = np.concatenate([found[40:80], found[:40], found[80:]])
+    order = pdn.db.postings._sorted(found)
+    key = [(int(d), int(g), int(p)) for d, g, p, _ in found[order].tolist()]
+    assert key == sorted(key) and sorted(order.tolist()) == list(range(len(found)))
+
+
 def test_a_long_game_moved_in_by_three_ranges(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
