@@ -80,8 +80,9 @@ def parts(
     heads = (widths[0] - 1) | (widths[1] - 1) << 2 | (widths[2] - 1) << 4 | short * counts << 6
     counted = np.where(short, 0, _varint_bytes(counts))
     record = widths[0] + widths[1] + widths[2]
-    ends = np.cumsum(1 + counted + counts * record)  # of each digest's bytes
-    at = ends - (1 + counted + counts * record)
+    sizes = 1 + counted + counts * record  # each digest's bytes
+    ends = np.cumsum(sizes)
+    at = ends - sizes
     laid = np.zeros(int(ends[-1]), np.uint8)
     laid[at] = heads
     for i in range(int(counted.max())):  # the varints' bytes, the last without the top bit
