@@ -461,10 +461,9 @@ def _to_15(conn: Connection) -> None:
     distinct opening stored once (openings), games.opening its id; the postings' counts of 1
     to 3 in their bytes of widths; the games' words (variant, result, ending: CODED) as their
     numbers, a word of an older name (OLD_WORDS) as the new one's; games.final_hash dropped.
-    On SQLite the games table and occurrences are written
-    anew (occurrences without the rowid), the tables referring to games left referring to it
-    (legacy_alter_table); on PostgreSQL the columns are altered in place, without the
-    statement timeout."""
+    On SQLite the games table and occurrences are written anew (occurrences without the
+    rowid), the tables referring to games left referring to it (legacy_alter_table); on
+    PostgreSQL the columns are altered in place, without the statement timeout."""
     run = conn.exec_driver_sql
     numbered = {name: _numbers_of(conn, name) for name in CODED}
     if conn.dialect.name == "postgresql":
