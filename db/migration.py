@@ -365,6 +365,7 @@ def _to_12(conn: Connection) -> None:
     deltas (pdn.db.search.compressed), a batch of games at a time in id order (on PostgreSQL
     without the statement timeout)."""
     from pdn.db.search import boards_by_game, compressed, words  # (with the rules: see _to_9)
+    from pdn.rules.pykernel import delta_columns
 
     postgresql = conn.dialect.name == "postgresql"
     if postgresql:
@@ -381,7 +382,8 @@ def _to_12(conn: Connection) -> None:
         .values(data=bindparam("deltas"))
     )
     for rows in boards_by_game(conn, BOARDS_AT_ONCE):
-        deltas = [(gid, compressed(zlib.decompress(data), words(v))) for gid, v, data in rows]
+        laid = ((gid, delta_columns(zlib.decompress(data), words(v))) for gid, v, data in rows)
+        deltas = [(gid, compressed(columns)) for gid, columns in laid]
         conn.execute(rewrite, [{"gid": gid, "deltas": d} for gid, d in deltas])
     if not postgresql:  # the pages the shorter rows left
         give_back_pages(conn)

@@ -120,7 +120,7 @@ def stored_rows(gid: int, variant: Variant, scanned: Scanned) -> StoredPositions
     hashes, packed, runs, reached = scanned
     material = staged([(signature(counts), first, length) for first, length, counts in runs])
     wm, wk, bm, bk = (square_bits(variant, board) for board in reached)
-    boards = ((gid, compressed(packed, words(variant))),)
+    boards = ((gid, compressed(packed)),)
     return StoredPositions(hashes, material, boards, ((gid, wm, wk, bm, bk),))
 
 
@@ -131,24 +131,14 @@ WINDOW_BITS = -15  # raw deflate with a 32 KiB window
 # 4.26 at level 6 with its usual search, which takes 60% more time
 
 
-def compressed(packed: bytes, w: int) -> bytes:
-    """A game's positions as the boards table holds them, from the kernel's packing (per
-    position, the bitboards of white men, white kings, black men and black kings as *w*
-    little-endian words each; then a byte per position, the side to move): format byte DELTAS,
-    then deflated, each of the 4 * *w* words as a column over the positions, each word XORed
-    with the one before it (the first with 0), then the side bytes. A move changes a few squares
-    of two bitboards, so the columns are mostly zero: OCA_2.0.pdn's boards take 4.2 MiB, where
-    the positions deflated one after another took 7.4."""
-    n = len(packed) // (32 * w + 1)
-    laid = memoryview(packed)[: 32 * w * n].cast("Q")  # (native order: bytes moved, not read)
-    size = 8 * n
-    columns = []
-    for j in range(4 * w):
-        column = int.from_bytes(laid[j :: 4 * w].tobytes(), "little")
-        columns.append((column ^ column << 64).to_bytes(size + 8, "little")[:size])
+def compressed(packed: bytes) -> bytes:
+    """A game's positions as the boards table holds them, from the kernel's packing (Kernel.scan:
+    each word of the positions' bitboards a column over the positions, XORed with the word
+    before, then a byte per position, the side to move): format byte DELTAS, then deflated. A
+    move changes a few squares of two bitboards, so the columns are mostly zero: OCA_2.0.pdn's
+    boards take 4.2 MiB, where the positions deflated one after another took 7.4."""
     deflater = zlib.compressobj(1, zlib.DEFLATED, WINDOW_BITS, 8, zlib.Z_RLE)
-    body = deflater.compress(b"".join(columns)) + deflater.compress(packed[32 * w * n :])
-    return bytes((DELTAS,)) + body + deflater.flush()
+    return bytes((DELTAS,)) + deflater.compress(packed) + deflater.flush()
 
 
 def board_arrays(data: bytes, w: int) -> tuple[np.ndarray, np.ndarray]:

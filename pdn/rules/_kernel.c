@@ -1353,6 +1353,7 @@ typedef struct {
     char digits[4][8 * NW * 3];
     int ndigits[4]; /* -1: not written yet */
     long counts[4];
+    bb packed[4]; /* the bitboards packed last (scan_pack_side), XORed with the next */
 } Scan;
 
 /* The digest text of a position whose key fields x are plain ints (boards: the first four read):
@@ -1424,7 +1425,8 @@ static int scan_digest(Scan *sc, const Text *t, Py_ssize_t i) {
     return sc->lanes == 4 ? scan_flush(sc) : 0;
 }
 
-/* Position i's bitboards and side to move into the packed boards (n positions, words each). */
+/* Position i's bitboards and side to move into the packed boards (n positions, words each): as
+ * pykernel.scan packs them, each word a column over the positions, XORed with the word before. */
 static int scan_pack_side(Scan *sc, const bb boards[4], long side, Py_ssize_t i, Py_ssize_t n,
                           long words);
 
@@ -1443,7 +1445,6 @@ static int scan_pack_side(Scan *sc, const bb boards[4], long side, Py_ssize_t i,
     }
     uint8_t *data = (uint8_t *)PyBytes_AS_STRING(sc->boards);
     data[32 * words * n + i] = (uint8_t)side;
-    data += 32 * words * i;
     for (int f = 0; f < 4; f++)
         for (long w = 0; w < words || w < NW; w++) {
             uint64_t x = w < NW ? boards[f].w[w] : 0;
@@ -1454,7 +1455,10 @@ static int scan_pack_side(Scan *sc, const bb boards[4], long side, Py_ssize_t i,
                 }
                 continue;
             }
-            for (int k = 0; k < 8; k++) *data++ = (uint8_t)(x >> (8 * k));
+            uint64_t delta = x ^ sc->packed[f].w[w];
+            uint8_t *at = data + 8 * ((f * words + w) * n + i);
+            for (int k = 0; k < 8; k++) at[k] = (uint8_t)(delta >> (8 * k));
+            sc->packed[f].w[w] = x;
         }
     return 0;
 }

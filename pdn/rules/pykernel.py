@@ -393,25 +393,25 @@ def scan(
     positions: Sequence[Position], words: int, digests: bool
 ) -> tuple[list[int], bytes, list[tuple[int, int, Counts]], Squares]:
     """A game's positions as the database stores them: their digests (where *digests* asks,
-    else none); their bitboards packed, per position its white men, white kings, black men and
-    black kings as *words* little-endian 64-bit words each, then one byte per position for the
-    side to move (none for 0 words); their runs of equal material, (first, length, counts); and
-    the squares each of the four ever stood on (the union of its bitboards)."""
+    else none); their bitboards packed (none for 0 *words*): the white men, white kings, black
+    men and black kings of each as *words* little-endian 64-bit words, each word a column over
+    the positions XORed with the one before it (the first with 0), the columns in that order,
+    then one byte per position for the side to move; their runs of equal material, (first,
+    length, counts); and the squares each of the four ever stood on (the union of its
+    bitboards). A move changes few squares, so the columns are mostly zero (see
+    pdn.db.search.compressed)."""
     if not 0 <= words <= MAX_WORDS:
         raise ValueError(f"words must be 0 to {MAX_WORDS}")
     hashes = [digest(p) for p in positions] if digests else []
     packed = b""
     if words:
         size = 8 * words
-        parts = [
-            b"".join(
-                board.to_bytes(size, "little")
-                for board in (p.white_men, p.white_kings, p.black_men, p.black_kings)
-            )
+        laid = b"".join(
+            board.to_bytes(size, "little")
             for p in positions
-        ]
-        parts.append(bytes(p.turn for p in positions))
-        packed = b"".join(parts)
+            for board in (p.white_men, p.white_kings, p.black_men, p.black_kings)
+        )
+        packed = delta_columns(laid + bytes(p.turn for p in positions), words)
     runs: list[tuple[int, int, Counts]] = []
     for i, pos in enumerate(positions):
         c = pos.counts()
@@ -423,6 +423,20 @@ def scan(
     for p in positions:
         wm, wk, bm, bk = wm | p.white_men, wk | p.white_kings, bm | p.black_men, bk | p.black_kings
     return hashes, packed, runs, (wm, wk, bm, bk)
+
+
+def delta_columns(laid: bytes, words: int) -> bytes:
+    """Positions packed one after another (per position the four bitboards as *words* words
+    each, then a side byte per position) as scan packs them: each word a column over the
+    positions, XORed with the one before it."""
+    n = len(laid) // (32 * words + 1)
+    board_words = memoryview(laid)[: 32 * words * n].cast("Q")  # (native order: moved, not read)
+    size = 8 * n
+    columns = []
+    for j in range(4 * words):
+        column = int.from_bytes(board_words[j :: 4 * words].tobytes(), "little")
+        columns.append((column ^ column << 64).to_bytes(size + 8, "little")[:size])
+    return b"".join(columns) + laid[32 * words * n :]
 
 
 def move_texts(
