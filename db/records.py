@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import struct
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +15,7 @@ from pdn.archive.validate import GameReport, renumber_report, report_game
 from pdn.db.positions import opening_blob
 from pdn.db.schema import HELD_TAGS, NUL_SHOWN
 from pdn.db.search import Scanned, StoredPositions, stored_rows, words
-from pdn.db.tallies import EXPLORED_PLIES, explored_moves
+from pdn.db.tallies import explored_moves
 from pdn.db.texts import pack, pack_moves
 from pdn.game import Game
 from pdn.mainline import LineRows
@@ -109,7 +109,11 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     tags = tuple(
         (gid, i, n, v) for i, (n, v) in enumerate(pairs) if row.get(HELD_TAGS.get(n, "")) != v
     )
-    explored = explored_moves(_line(replay, rows), digests, moves) if replay and rows else ()
+    explored = (
+        explored_moves(start.variant, rows.runs, _position_at(replay, rows), digests, moves)
+        if replay and rows and start
+        else ()
+    )
     packed = struct.pack(f"<{len(digests)}q", *digests)
     return Record(
         report, row, tags, packed, tuple(moves), stored.material, stored.boards, stored.squares,
@@ -117,7 +121,7 @@ def build_record(game: Game, replay: Replay | None) -> Record:
     )  # fmt: skip
 
 
-FIRST_KEPT = EXPLORED_PLIES + 2  # the positions explored_moves reads of a game from the start
+FIRST_KEPT = 1  # the start, where explored_moves reads a game from (see _position_at)
 NOTHING = StoredPositions([], b"", (), ())  # the rows of a game without a position
 
 
@@ -125,12 +129,10 @@ def _scanned(rows: LineRows) -> Scanned:
     return rows.digests, rows.packed, rows.runs, rows.reached
 
 
-def _line(replay: Replay, rows: LineRows) -> Iterator[Position]:
-    """The positions of the main line, the first from *rows*, the others (a game set up with
-    more men than the start may need them) from the replay's board."""
-    yield from rows.first
-    if len(rows.first) == FIRST_KEPT:
-        yield from replay.positions[FIRST_KEPT : len(rows.texts) + 1]
+def _position_at(replay: Replay, rows: LineRows) -> Callable[[int], Position]:
+    """The main line's position at an index: the start from *rows*, another (a game set up
+    with more men than the start may come down to them) from the replay's board."""
+    return lambda i: rows.first[i] if i < len(rows.first) else replay.positions[i]
 
 
 def renumber_record(record: Record | None, by: int) -> Record | None:

@@ -30,10 +30,10 @@ counts once for the move it played there, as `pdn explore` counts it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from functools import cache
-from itertools import islice
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import cache, lru_cache
+from itertools import groupby
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from sqlalchemy import Connection, Table, bindparam, func, inspect, select, union_all
 
@@ -51,6 +51,7 @@ from pdn.db.schema import (
 from pdn.db.texts import unpack_moves
 
 if TYPE_CHECKING:  # the rules are loaded by what replays (opening a database needs none)
+    from pdn.rules.move import Counts
     from pdn.rules.position import Position
     from pdn.rules.variants import Variant
 
@@ -62,6 +63,7 @@ OPENING_PLIES_TALLIED = 6  # opening_tallies: the positions after plies 1 to thi
 OPENING_GROUPED = ("variant", "winner", "outcome")  # with the ply and the digest after it
 
 
+@lru_cache(maxsize=64)  # most games start from their variant's start position
 def _advance(position: Position) -> int:
     """The rows White's men stand above the first rank, less the rows Black's do: a man's
     step forward adds one, whoever makes it (a man moves one square diagonally forward: FMJD
@@ -106,36 +108,50 @@ def explored(position: Position) -> bool:
     return ply is not None and 0 <= ply <= EXPLORED_PLIES
 
 
-def explored_plies(positions: Iterable[Position]) -> list[int]:
-    """The indexes of the *positions* of a main line whose moves move_tallies count
-    (:func:`explored`), read no further than needed. A game's positions of the openings follow
-    one another, one ply further each: no man comes back (the start's men, once fewer, stay
-    fewer; a game set up with more may come down to them), so the first that is past the plies,
-    or the first with fewer men than the start, ends them."""
+Run: TypeAlias = "tuple[int, int, Counts]"  # first position, length, counts (Kernel.scan)
+
+
+def explored_plies(
+    variant: Variant, runs: Iterable[Run], position_at: Callable[[int], Position], plies: int
+) -> list[int]:
+    """The indexes of the first *plies* positions of a main line whose moves move_tallies count
+    (:func:`explored`), from its *runs* of equal material (read no further than needed) and the
+    position at the start of one (*position_at*). A game's positions of the openings follow one
+    another, one ply further each: no man comes back (the start's men, once fewer, stay fewer;
+    a game set up with more may come down to them), so the first run with fewer men than the
+    start ends them, and a run with the start's counts holds them from the first, one more
+    ply from the start each."""
+    if variant.orthogonal:
+        return []
+    start, advance = _start(variant)
     kept: list[int] = []
     offset: int | None = None  # the plies from the start of the position at index 0
-    for i, position in enumerate(positions):
-        counts = position.counts()
-        start, advance = _start(position.variant)
-        if position.variant.orthogonal or counts[0] < start[0] or counts[2] < start[2]:
+    for first, length, counts in runs:
+        if first >= plies or counts[0] < start[0] or counts[2] < start[2]:
             break
         if counts != start:
             continue
         if offset is None:
-            offset = _advance(position) - advance - i
-        if offset + i > EXPLORED_PLIES:
+            offset = _advance(position_at(first)) - advance - first
+        if offset + first > EXPLORED_PLIES:
             break
-        if offset + i >= 0:
-            kept.append(i)
+        end = min(first + length, plies, EXPLORED_PLIES - offset + 1)
+        kept.extend(range(max(first, -offset), end))
     return kept
 
 
 def explored_moves(
-    positions: Iterable[Position], digests: Sequence[int], moves: Sequence[str]
+    variant: Variant,
+    runs: Iterable[Run],
+    position_at: Callable[[int], Position],
+    digests: Sequence[int],
+    moves: Sequence[str],
 ) -> tuple[tuple[int, str], ...]:
-    """The (digest, move) of each position of a main line (*positions*, read no further than
-    needed, their *digests*, the *moves* played from them) that move_tallies count."""
-    return tuple((digests[i], moves[i]) for i in explored_plies(islice(positions, len(moves))))
+    """The (digest, move) of each position of a main line (its *runs* of equal material, the
+    position at the start of one, their *digests*, the *moves* played from them) that
+    move_tallies count."""
+    indexes = explored_plies(variant, runs, position_at, len(moves))
+    return tuple((digests[i], moves[i]) for i in indexes)
 
 
 def tally_rows(
@@ -290,11 +306,11 @@ def _move_tallies_from_boards(conn: Connection) -> None:
         explored = []
         for _, name, winner, moves, text, data in rows:
             played = unpack_moves(moves, text).split()
+            variant = get_variant(str(name))  # (not None, as the query asks)
             seen: list[Position] = []  # the positions explored_plies read, to take digests of
-            kept = explored_plies(_kept(unpacked(get_variant(str(name)), data), seen))
-            explored.append(
-                (winner, tuple((seen[i].digest(), played[i]) for i in kept if i < len(played)))
-            )  # (name: not None, as the query asks)
+            runs = _runs(_kept(unpacked(variant, data), seen))
+            kept = explored_plies(variant, runs, seen.__getitem__, len(played))
+            explored.append((winner, tuple((seen[i].digest(), played[i]) for i in kept)))
         _insert(conn, MOVE_TALLIES, move_tally_rows(explored))
         after = rows[-1][0]
 
@@ -304,6 +320,16 @@ def _insert(conn: Connection, table: Table, rows: list[tuple[Any, ...]]) -> None
     columns = _columns(table)
     if rows:
         conn.execute(table.insert(), [dict(zip(columns, r, strict=True)) for r in rows])
+
+
+def _runs(positions: Iterable[Position]) -> Iterator[Run]:
+    """The runs of equal material of *positions*, as Kernel.scan finds them, read a run at a
+    time."""
+    first = 0
+    for counts, run in groupby(positions, lambda p: p.counts()):
+        length = sum(1 for _ in run)
+        yield first, length, counts
+        first += length
 
 
 def _kept(positions: Iterator[Position], seen: list[Position]) -> Iterator[Position]:
