@@ -25,6 +25,8 @@ from pdn.board import one_written
 from pdn.cli.app import app
 from pdn.db.search import words
 from pdn.mainline import square_labels
+from pdn.read.movetext import plain_moves, plain_runs
+from pdn.read.reader import read_games
 from pdn.rules import pykernel as PYTHON
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import BLACK, WHITE, geometry
@@ -282,6 +284,35 @@ def test_check_runs_reads_the_words_check_plain_is_given(c_core: Core) -> None:
         out = c_core.check_runs(start, runs, names, (False, 3, 80), one_written)
         assert out == PYTHON.check_runs(start, runs, names, (False, 3, 80), one_written)
         assert out[1] == 0
+
+
+def test_top_square_is_the_largest_number_check_runs_reads(c_core: Core) -> None:
+    """top_square on both cores: the largest of the squares check_runs reads from runs (a word
+    ending with "." a move number, the others squares joined by "-" or "x") that are digits
+    alone, past 99 as 100, 0 for none; on every corpus game with runs of plain moves, the
+    largest square of its plain_moves (the notation's candidates ask no more); a word
+    check_runs refuses refused alike."""
+    cases = [
+        ([], 0), ([""], 0), (["1. 11-15 23-19 2. 8-11"], 23), (["45. 1-5"], 5),
+        (["12. 32x23x14", "13. 9-13"], 32), (["1... 11-15"], 15), (["11-15."], 0),
+        (["1.11-15"], 15), (["11--15"], 15), (["123-5"], 100), ([" \t\n46-41\r\n"], 46),
+    ]  # fmt: skip
+    for runs, top in cases:
+        assert c_core.top_square(runs) == PYTHON.top_square(runs) == top, runs
+    for runs in (["1. 32-28 a"], ["32-28 \u0663\u0662-28"], ["32-28\x0b19-23"]):
+        for k in (c_core, PYTHON):
+            with pytest.raises(ValueError):
+                k.top_square(runs)
+    read = 0
+    for path in sorted(corpus_dir().rglob("*.pdn")):
+        for game in read_games(path):
+            plain, moves = plain_runs(game), plain_moves(game)
+            if plain is None or moves is None:
+                continue
+            squares = [min(int(s), 100) for m in moves for s in m if s.isdigit()]
+            assert same(c_core, lambda k, r=plain: k.top_square(r)) == max(squares, default=0)
+            read += 1
+    assert read > 20_000
 
 
 def test_large_boards_use_high_squares(c_core: Core) -> None:

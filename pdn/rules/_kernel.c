@@ -2425,6 +2425,45 @@ static int result_at(const Chars *t, Py_ssize_t i) {
     return 0;
 }
 
+/* top_square(runs): the largest square number the moves of runs write (as check_runs reads
+ * them: a word ending with "." is a move number; the others are squares joined by "-" or "x"),
+ * counting the squares of digits alone, one past 99 as 100; 0 where there is none (see
+ * pykernel.top_square, its twin). */
+static PyObject *k_top_square(PyObject *self, PyObject *runs) {
+    if (!PyList_Check(runs)) return PyErr_Format(PyExc_TypeError, "top_square(runs)");
+    long top = 0;
+    for (Py_ssize_t r = 0; r < PyList_GET_SIZE(runs); r++) {
+        PyObject *run = PyList_GET_ITEM(runs, r);
+        if (!PyUnicode_Check(run)) return PyErr_Format(PyExc_TypeError, "top_square: a run is a str");
+        Chars t = {PyUnicode_KIND(run), PyUnicode_DATA(run), PyUnicode_GET_LENGTH(run)};
+        Py_ssize_t k = 0;
+        while (k < t.n) {
+            if (run_space(char_at(&t, k))) {
+                k++;
+                continue;
+            }
+            long word_top = 0, number = 0;
+            int digits = 0, other = 0; /* the square so far: its digits, and a "." in it */
+            for (;; k++) {
+                Py_UCS4 c = k < t.n ? char_at(&t, k) : ' ';
+                if (c >= '0' && c <= '9') {
+                    number = number < 100 ? 10 * number + (long)(c - '0') : number;
+                    digits = 1;
+                } else if (c == '.')
+                    other = 1;
+                else if (c == '-' || c == 'x' || run_space(c)) {
+                    if (digits && !other && number > word_top) word_top = number;
+                    number = digits = other = 0;
+                    if (run_space(c)) break;
+                } else
+                    return PyErr_Format(PyExc_ValueError, "top_square: not a run of plain moves");
+            }
+            if (char_at(&t, k - 1) != '.' && word_top > top) top = word_top;
+        }
+    }
+    return PyLong_FromLong(top > 100 ? 100 : top);
+}
+
 /* plain_run(text, pos): where the lexer's token at pos starts and ends when it is PLAIN_RUN
  * (the lexer's spaces, then plain words between spaces, tabs and line ends, then nothing RUN
  * would read on), else None (see pykernel.plain_run, its twin). */
@@ -2498,6 +2537,8 @@ static PyMethodDef methods[] = {
      "moves_between(pos, start, end): the legal moves from start to end."},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,
      "play(pos, move): the position after move."},
+    {"top_square", k_top_square, METH_O,
+     "top_square(runs): the largest square number the moves of runs write (past 99: 100)."},
     {"plain_run", (PyCFunction)(void (*)(void))k_plain_run, METH_FASTCALL,
      "plain_run(text, pos): where the lexer's PLAIN_RUN token at pos starts and ends, or None."},
     SEARCH_METHODS

@@ -107,6 +107,10 @@ class Kernel(Protocol):
         """A checked main line played and what the database stores of it, no object made for a
         ply (see pykernel.line_rows)."""
 
+    def top_square(self, runs: list[str], /) -> int:
+        """The largest square number the moves of runs of plain moves write (see
+        pykernel.top_square)."""
+
     def plain_run(self, text: str, pos: int, /) -> tuple[int, int] | None:
         """Where the reader's lexer finds a PLAIN_RUN token at *pos* (see pykernel.plain_run)."""
 

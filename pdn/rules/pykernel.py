@@ -587,6 +587,24 @@ def line_rows(
 _RUN_CHARS = frozenset("0123456789-x.")
 
 
+def top_square(runs: list[str]) -> int:
+    """The largest square number the moves of *runs* write (as check_runs reads them: a word
+    ending with "." is a move number; the others are squares joined by "-" or "x"), counting
+    the squares of digits alone, one past 99 as 100; 0 where there is none. ValueError for
+    another character."""
+    top = 0
+    for run in runs:
+        if not isinstance(run, str):
+            raise TypeError("top_square: a run is a str")
+        for word in run.replace("\t", " ").replace("\r", " ").replace("\n", " ").split(" "):
+            if not _RUN_CHARS.issuperset(word):
+                raise ValueError("top_square: not a run of plain moves")
+            if word and word[-1] != ".":
+                squares = word.replace("x", "-").split("-")
+                top = max(top, max((min(int(s), 100) for s in squares if s.isdigit()), default=0))
+    return top
+
+
 def check_runs(
     pos: Position,
     runs: list[str],
