@@ -215,17 +215,25 @@ def candidate_variants(game: Game, moves: list[Sequence[str]] | None = None) -> 
     return _candidates(game, moves)[0]
 
 
-def _candidates(game: Game, moves: list[Sequence[str]] | None) -> tuple[list[str], str | None]:
-    """candidate_variants(), and what put the first one first when something did: Italian tag
-    names, or a country's name in Event, Site or the file's name."""
-    squares = _squares(game.body, set()) if moves is None else set().union(*moves)
-    digits = set(filter(str.isdigit, squares))
+def _candidates(
+    game: Game, moves: list[Sequence[str]] | None, runs: list[str] | None = None
+) -> tuple[list[str], str | None]:
+    """candidate_variants() (*runs*: the game's plain_runs, when it has them, read by the
+    kernel), and what put the first one first when something did: Italian tag names, or a
+    country's name in Event, Site or the file's name."""
+    if runs is not None:  # squares 1-99 (the lexer's PLAIN_RUN): only their largest counts
+        letters, written = False, [top] if (top := core().top_square(runs)) else []
+    else:
+        squares = _squares(game.body, set()) if moves is None else set().union(*moves)
+        digits = set(filter(str.isdigit, squares))
+        letters = any(s[:1].isalpha() for s in squares - digits)
+        written = [int(d) for d in digits]
     fen = game.fen or ""
-    if any(s[:1].isalpha() for s in squares - digits) or (fen and _ALGEBRAIC.search(fen)):
+    if letters or (fen and _ALGEBRAIC.search(fen)):
         names = list(ALGEBRAIC_CANDIDATES)
     else:
-        numbers = [*digits, *(_NUMBER.findall(fen.split(":", 1)[1]) if ":" in fen else ())]
-        top = max(map(int, numbers), default=0)
+        numbers = [*written, *map(int, _NUMBER.findall(fen.split(":", 1)[1]) if ":" in fen else ())]
+        top = max(numbers, default=0)
         if top > 50:
             names = ["canadian"]
         elif top > 32:
@@ -646,19 +654,18 @@ def replay_game(
     """
 
     declared = game.declared_variant
-    if declared is not None or variant is not None:  # one variant: its moves read by the core
+    runs = plain_runs(game)  # the moves read by the core, from the runs or their squares
+    moves = None if runs is not None else plain_moves(game)
+    if declared is not None or variant is not None:  # one variant
         v = declared or variant
         assert v is not None
         source = "gametype" if declared is not None else "option"
-        runs = plain_runs(game)
-        moves = None if runs is not None else plain_moves(game)
         return replay_as(game, v, source, draw_rules(rules, v), moves, runs)
-    moves = plain_moves(game)
 
     def run(v: Variant, source: str) -> Replay:
-        return replay_as(game, v, source, draw_rules(rules, v), moves)
+        return replay_as(game, v, source, draw_rules(rules, v), moves, runs)
 
-    names, evidence = _candidates(game, moves)
+    names, evidence = _candidates(game, moves, runs)
     order = [prefer, *(n for n in names if n != prefer)] if prefer in names else names
     tried: dict[str, Replay] = {}
     chosen = None
