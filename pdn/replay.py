@@ -100,42 +100,41 @@ class Replay:
     _start: Position | None = None
     _written: list[Sequence[str]] | None = None
 
-    def _checked_line(self) -> tuple[Position, list[Sequence[str]]] | None:
-        """The start and the written moves of a main line checked without a board and not
-        pushed on one yet (None: pushed, or never checked so)."""
-        if self._start is None:
-            return None
+    def _written_moves(self) -> list[Sequence[str]]:
+        """The squares of each move of a main line checked without a board (_start set)."""
         written = self._written or plain_moves(self.game)
         if written is None:  # the movetext tree was built since: its moves are the same
             written = [n.squares for n in self.game.mainline()]
-        return self._start, written
+        return written
 
     def _push_written(self) -> None:
         """Push the checked main line on a board: the moves, positions and board it leaves."""
-        checked = self._checked_line()
-        assert checked is not None
-        start, written = checked
-        board = Board.from_position(start, self.rules)
-        played = board.push_written(written)
+        assert self._start is not None
+        board = Board.from_position(self._start, self.rules)
+        played = board.push_written(self._written_moves())
         assert played == self.plies, "the check and push_written disagree"
         self._board, self._moves, self._positions = board, board.move_stack, board.positions()
         self._start = self._written = None
 
     def line_rows(self, words: int, keep: int) -> LineRows:
         """The main line as the database stores it (see LineRows), its first *keep* positions
-        with it: a line checked without a board played by the kernel at once, no object made
-        for a ply (Kernel.line_rows: the board would make a move, a position and a key of
-        each), else read from the board's moves and positions."""
+        with it: a line checked without a board played by the kernel at once, from its runs
+        of plain moves where it has them, no object made for a ply (Kernel.line_rows: the
+        board would make a move, a position and a key of each), else read from the board's
+        moves and positions."""
         if self.first_position is None:
             return LineRows([], [], b"", [], (0, 0, 0, 0), [])
-        checked = self._checked_line()
-        if checked is not None:
-            start, written = checked
+        start = self._start
+        if start is not None:
             g = start.geometry
-            texts, digests, packed, runs, reached, kept = core().line_rows(
-                start, written, g._names, one_written, self.plies, words, square_labels(g),
-                self.variant.separator, keep,
-            )  # fmt: skip
+            how = (g._names, one_written, self.plies, words, square_labels(g),
+                   self.variant.separator, keep)  # fmt: skip
+            plain = plain_runs(self.game) if self._written is None else None
+            if plain is not None:
+                out = core().line_rows_runs(start, plain, *how)
+            else:
+                out = core().line_rows(start, self._written_moves(), *how)
+            texts, digests, packed, runs, reached, kept = out
             assert len(texts) == self.plies, "the check and line_rows disagree"
             return LineRows(texts, digests, packed, runs, reached, kept)
         texts = main_line(self)

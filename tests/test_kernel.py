@@ -228,7 +228,9 @@ def test_line_rows_agrees(c_core: Core) -> None:
     """line_rows on both cores over the random games, the whole line and a part of it, with the
     board's reading of the moves the loop does not play or without: the moves check_plain plays
     (as push_plain records them), their short forms as move_texts writes them, the scan of the
-    positions (digests included) and the first positions, as the board gives them."""
+    positions (digests included) and the first positions, as the board gives them; the same
+    moves written as runs of plain moves (line_rows_runs) give the same."""
+    ran = 0
     for name in RULE_ROWS:
         v = get_variant(name)
         g = geometry(v)
@@ -239,6 +241,11 @@ def test_line_rows_agrees(c_core: Core) -> None:
                 args = (g._names, resolve, count, words(v), labels, v.separator, keep)
                 out = c_core.line_rows(before[0], written, *args)
                 assert out == PYTHON.line_rows(before[0], written, *args)
+                if all(s.isdigit() for m in written for s in m):  # the same moves as runs
+                    runs = _runs_of(written)
+                    assert c_core.line_rows_runs(before[0], runs, *args) == out
+                    assert PYTHON.line_rows_runs(before[0], runs, *args) == out
+                    ran += 1
                 plies = c_core.check_plain(before[0], written[:count], g._names, (False, 3, 80),
                                            resolve)[1]  # fmt: skip
                 pushed = c_core.push_plain(before[0], written[:plies], 0, g._names, {}, 0, False,
@@ -255,6 +262,17 @@ def test_line_rows_agrees(c_core: Core) -> None:
                 k.line_rows(start, [("11", "15")], names, one_written, count, w, labels, "x", keep)
         with pytest.raises(ValueError):
             k.scan([start], 1 << 59, False)
+        with pytest.raises(ValueError):
+            k.line_rows_runs(start, ["1. 11-15 a"], names, one_written, 1, 1, labels, "x", 8)
+    assert ran > 30
+
+
+def _runs_of(written: list[Sequence[str]]) -> list[str]:
+    """Numeric moves as runs of plain moves: move numbers between them, over two runs and
+    lines."""
+    words = [f"{i // 2 + 1}." * (i % 2 == 0) + " " + "-".join(m) for i, m in enumerate(written)]
+    half = len(words) // 2
+    return ["\n".join(words[:half]), "\t".join(words[half:])]
 
 
 def test_check_runs_reads_the_words_check_plain_is_given(c_core: Core) -> None:
@@ -266,9 +284,7 @@ def test_check_runs_reads_the_words_check_plain_is_given(c_core: Core) -> None:
         written, before = _written_game(c_core, name)
         if not all(s.isdigit() for m in written for s in m):
             continue  # runs hold numbers only
-        words = [f"{i // 2 + 1}." * (i % 2 == 0) + " " + "-".join(m) for i, m in enumerate(written)]
-        half = len(words) // 2
-        runs = ["\n".join(words[:half]), "\t".join(words[half:])]
+        runs = _runs_of(written)
         for counts in ((True, 3, 8), (False, 2, 1 << 40)):
             out = c_core.check_runs(before[0], runs, g._names, counts, one_written)
             assert out == PYTHON.check_runs(before[0], runs, g._names, counts, one_written)

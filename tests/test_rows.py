@@ -32,7 +32,7 @@ from pdn.db.search import board_arrays, signature, words
 from pdn.db.texts import unpack, unpack_moves
 from pdn.game import Game
 from pdn.mainline import LineRows, main_line
-from pdn.read.movetext import plain_moves
+from pdn.read.movetext import plain_moves, plain_runs
 from pdn.replay import Replay
 from pdn.rules import pykernel as PYTHON
 from pdn.rules.fen import parse_fen
@@ -364,17 +364,19 @@ def test_material_runs_by_hand(each_core: str) -> None:
 def test_line_rows_as_the_board_gives_them(c_core: Core) -> None:
     """Replay.line_rows of the sample games (and of samples/, whose English games write some
     captures with every square), a main line checked without a board played by the C kernel
-    and by its twin: the moves, the scan of the positions and the first positions the board
-    gives once the line is pushed on it. Moves the kernel's loop does not play (more than two
-    squares written) are read by the board's reading, as the check read them."""
+    and by its twin, from its runs of plain moves where it has them: the moves, the scan of
+    the positions and the first positions the board gives once the line is pushed on it.
+    Moves the kernel's loop does not play (more than two squares written) are read by the
+    board's reading, as the check read them."""
     root = Path(__file__).resolve().parents[1]
     paths = [corpus_dir() / s for s in SAMPLES] + [root / "samples" / "english-oca-first20.pdn"]
-    long = checked = 0
+    long = checked = from_runs = 0
     for game, replay in replay_paths(paths, _pair):
         if replay is None or replay.first_position is None:
             continue
         w = words(replay.variant)
-        kernel = replay._checked_line() is not None  # not pushed on a board: the kernel plays it
+        kernel = replay._start is not None  # not pushed on a board: the kernel plays it
+        from_runs += kernel and replay._written is None and plain_runs(game) is not None
         rows = []
         for core in (c_core, PYTHON):
             previous = use_core(core.name)
@@ -387,7 +389,7 @@ def test_line_rows_as_the_board_gives_them(c_core: Core) -> None:
         line = replay.positions[: replay.plies + 1]
         scanned = c_core.scan(line, w, True)
         assert rows[0] == LineRows(texts_one_by_one(replay), *scanned, line[:8])
-    assert checked > 300 and long > 20  # (379 games, 35 such moves)
+    assert checked > 300 and long > 20 and from_runs > 300  # (379 games, 35 such, 325 runs)
 
 
 def test_build_record_writes_the_one_by_one_rows(each_core: str, samples: list[Pair]) -> None:

@@ -2186,7 +2186,7 @@ static Py_ssize_t play_line(PyObject *like, Pos p, const Rules *r, Written *w, P
     Py_ssize_t i = 0;
     int failed = 0;
     line[0] = p;
-    while (i < count && i < PyList_GET_SIZE(w->moves)) { /* resolve may cut the list */
+    while (i < count && (!w->moves || i < PyList_GET_SIZE(w->moves))) { /* resolve may cut it */
         long path[MAXCAP + 2], taken[MAXCAP];
         int npath, ntaken;
         CMove given;
@@ -2211,17 +2211,22 @@ static Py_ssize_t play_line(PyObject *like, Pos p, const Rules *r, Written *w, P
     return failed ? -1 : i;
 }
 
+static Py_ssize_t read_runs(PyObject *runs, const char *who, Written *w);
+static void free_runs(Written *w);
+
 /* line_rows(pos, moves, names, resolve, count, words, labels, separator, keep): the first count
- * moves of a checked main line (a list of squares, as check_plain reads them) played from pos
- * and what the database stores of them at once, no object made for a ply: the moves' short
- * forms (move_texts), then scan(positions, words, True) of the positions, then the first keep
- * positions (see pykernel.line_rows, its twin). */
-static PyObject *k_line_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+ * moves of a checked main line (a list of squares, as check_plain reads them; with runs, runs of
+ * plain moves, as check_runs reads them) played from pos and what the database stores of them at
+ * once, no object made for a ply: the moves' short forms (move_texts), then scan(positions,
+ * words, True) of the positions, then the first keep positions (see pykernel.line_rows and
+ * line_rows_runs, their twins). */
+static PyObject *line_rows_of(PyObject *const *args, Py_ssize_t nargs, int runs) {
+    const char *who = runs ? "line_rows_runs" : "line_rows";
     if (nargs != 9)
-        return PyErr_Format(PyExc_TypeError, "line_rows(pos, moves, names, resolve, count, words, "
-                                             "labels, separator, keep)");
+        return PyErr_Format(PyExc_TypeError, "%s(pos, %s, names, resolve, count, words, labels, "
+                            "separator, keep)", who, runs ? "runs" : "moves");
     if (!PyList_Check(args[1]) || !PyDict_Check(args[2]) || !PyCallable_Check(args[3]))
-        return PyErr_Format(PyExc_TypeError, "line_rows: wrong argument types");
+        return PyErr_Format(PyExc_TypeError, "%s: wrong argument types", who);
     Py_ssize_t count = PyLong_AsSsize_t(args[4]);
     if (count == -1 && PyErr_Occurred()) return NULL;
     Py_ssize_t keep = PyLong_AsSsize_t(args[8]);
@@ -2233,7 +2238,13 @@ static PyObject *k_line_rows(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (words < 0 || words > MAXWORDS)
         return PyErr_Format(PyExc_ValueError, "words must be 0 to %d", MAXWORDS);
     POSITION_ARG(args[0]);
-    if (count > PyList_GET_SIZE(args[1])) count = PyList_GET_SIZE(args[1]);
+    Written w = {args[2], runs ? NULL : args[1], NULL, NULL, {0}};
+    Py_ssize_t total = runs ? read_runs(args[1], who, &w) : PyList_GET_SIZE(args[1]);
+    if (total < 0) {
+        free_runs(&w);
+        return NULL;
+    }
+    if (count > total) count = total;
     PyObject *labels = PySequence_Fast(args[6], "line_rows() needs labels");
     Py_ssize_t nsep = 0;
     const char *sep = labels ? PyUnicode_AsUTF8AndSize(args[7], &nsep) : NULL;
@@ -2247,7 +2258,6 @@ static PyObject *k_line_rows(PyObject *self, PyObject *const *args, Py_ssize_t n
     memset(&u, 0, sizeof(u));
     if (sep && !line) PyErr_NoMemory();
     if (!texts) goto done;
-    Written w = {args[2], args[1], NULL, NULL, {0}};
     Py_ssize_t plies = play_line(args[0], p, r, &w, count, args[3], labels, sep, nsep, texts, line);
     if (plies < 0) goto done;
     Py_ssize_t n = plies + 1;
@@ -2288,32 +2298,35 @@ done:
     Py_XDECREF(sc.boards);
     Py_XDECREF(sc.runs);
     Py_XDECREF(kept);
+    free_runs(&w);
     return out;
 }
 
-/* check_runs(pos, runs, names, settings, resolve): check_written over the moves of runs, words
- * of digits joined by "-" or "x" (moves) or ending with "." (move numbers), between spaces, tabs
- * and line ends (see pykernel.check_runs, its twin); its result, then the number of moves. */
-static PyObject *k_check_runs(PyObject *self, PyObject *const *args, Py_ssize_t n) {
-    if (n != 5)
-        return PyErr_Format(PyExc_TypeError, "check_runs(pos, runs, names, settings, resolve)");
-    PyObject *runs = args[1];
-    if (!PyList_Check(runs) || !PyDict_Check(args[2]))
-        return PyErr_Format(PyExc_TypeError, "check_runs: wrong argument types");
-    POSITION_ARG(args[0]);
+static PyObject *k_line_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return line_rows_of(args, nargs, 0);
+}
+
+static PyObject *k_line_rows_runs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return line_rows_of(args, nargs, 1);
+}
+
+/* The moves of runs (a list of str) into w (tokens and word, allocated: free them with
+ * free_runs), as check_runs reads them: words of digits joined by "-" or "x" (moves) or ending
+ * with "." (move numbers, left out), between spaces, tabs and line ends. Returns the number of
+ * moves, or -1 (the errors name who). */
+static Py_ssize_t read_runs(PyObject *runs, const char *who, Written *w) {
     Py_ssize_t total = 0, room = 128;
-    PyObject **tokens = PyMem_Malloc(room * sizeof(PyObject *));
-    Py_ssize_t *word = PyMem_Malloc(3 * room * sizeof(Py_ssize_t));
-    PyObject *out = NULL;
+    PyObject **tokens = w->tokens = PyMem_Malloc(room * sizeof(PyObject *));
+    Py_ssize_t *word = w->word = PyMem_Malloc(3 * room * sizeof(Py_ssize_t));
     if (!tokens || !word) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
     for (Py_ssize_t t = 0; t < PyList_GET_SIZE(runs); t++) {
         PyObject *token = PyList_GET_ITEM(runs, t);
         if (!PyUnicode_Check(token)) {
-            PyErr_SetString(PyExc_TypeError, "check_runs: a run is a str");
-            goto done;
+            PyErr_Format(PyExc_TypeError, "%s: a run is a str", who);
+            return -1;
         }
         int kind = PyUnicode_KIND(token);
         const void *data = PyUnicode_DATA(token);
@@ -2331,21 +2344,21 @@ static PyObject *k_check_runs(PyObject *self, PyObject *const *args, Py_ssize_t 
                 if (c == '-' || c == 'x')
                     cut = cut == -1 ? k : -2;
                 else if (!((c >= '0' && c <= '9') || c == '.')) {
-                    PyErr_SetString(PyExc_ValueError, "check_runs: not a run of plain moves");
-                    goto done;
+                    PyErr_Format(PyExc_ValueError, "%s: not a run of plain moves", who);
+                    return -1;
                 }
             }
             if (PyUnicode_READ(kind, data, k - 1) == '.') continue; /* a move number */
             if (total == room) {
                 room *= 2;
                 PyObject **more = PyMem_Realloc(tokens, room * sizeof(PyObject *));
-                if (more) tokens = more;
+                if (more) tokens = w->tokens = more;
                 Py_ssize_t *wider = more ? PyMem_Realloc(word, 3 * room * sizeof(Py_ssize_t)) : NULL;
                 if (!wider) {
                     PyErr_NoMemory();
-                    goto done;
+                    return -1;
                 }
-                word = wider;
+                word = w->word = wider;
             }
             tokens[total] = token;
             word[3 * total] = a;
@@ -2354,19 +2367,66 @@ static PyObject *k_check_runs(PyObject *self, PyObject *const *args, Py_ssize_t 
             total++;
         }
     }
-    Written w = {args[2], NULL, tokens, word, {0}};
-    for (int i = 0; i < 100; i++) w.table[i] = -3;
-    PyObject *checked = check_written(args[0], p, r, &w, total, args[3], args[4]);
+    for (int i = 0; i < 100; i++) w->table[i] = -3;
+    return total;
+}
+
+static void free_runs(Written *w) {
+    PyMem_Free(w->tokens);
+    PyMem_Free(w->word);
+}
+
+/* check_runs(pos, runs, names, settings, resolve): check_written over the moves of runs (see
+ * read_runs, and pykernel.check_runs, its twin); its result, then the number of moves. */
+static PyObject *k_check_runs(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    if (n != 5)
+        return PyErr_Format(PyExc_TypeError, "check_runs(pos, runs, names, settings, resolve)");
+    if (!PyList_Check(args[1]) || !PyDict_Check(args[2]))
+        return PyErr_Format(PyExc_TypeError, "check_runs: wrong argument types");
+    POSITION_ARG(args[0]);
+    Written w = {args[2], NULL, NULL, NULL, {0}};
+    Py_ssize_t total = read_runs(args[1], "check_runs", &w);
+    PyObject *out = NULL;
+    PyObject *checked = total < 0 ? NULL : check_written(args[0], p, r, &w, total, args[3], args[4]);
     if (checked) {
         out = Py_BuildValue("(OOOOOn)", PyTuple_GET_ITEM(checked, 0), PyTuple_GET_ITEM(checked, 1),
                             PyTuple_GET_ITEM(checked, 2), PyTuple_GET_ITEM(checked, 3),
                             PyTuple_GET_ITEM(checked, 4), total);
         Py_DECREF(checked);
     }
-done:
-    PyMem_Free(tokens);
-    PyMem_Free(word);
+    free_runs(&w);
     return out;
+}
+
+/* top_square(runs): the largest square number the moves of runs write (read_runs: their squares
+ * joined by "-" or "x"), counting the squares of digits alone, one past 99 as 100; 0 where there
+ * is none (see pykernel.top_square, its twin). */
+static PyObject *k_top_square(PyObject *self, PyObject *runs) {
+    if (!PyList_Check(runs)) return PyErr_Format(PyExc_TypeError, "top_square(runs)");
+    Written w = {NULL, NULL, NULL, NULL, {0}};
+    Py_ssize_t total = read_runs(runs, "top_square", &w);
+    long top = 0;
+    for (Py_ssize_t i = 0; i < total; i++) {
+        PyObject *token = w.tokens[i];
+        int kind = PyUnicode_KIND(token);
+        const void *data = PyUnicode_DATA(token);
+        long number = 0;
+        int digits = 0, other = 0; /* the square so far: its digits, and a "." in it */
+        for (Py_ssize_t k = w.word[3 * i]; k <= w.word[3 * i + 1]; k++) {
+            Py_UCS4 c = k < w.word[3 * i + 1] ? PyUnicode_READ(kind, data, k) : '-';
+            if (c >= '0' && c <= '9') {
+                number = number < 100 ? 10 * number + (long)(c - '0') : number;
+                digits = 1;
+            } else if (c == '.')
+                other = 1;
+            else { /* "-" or "x", or the word's end */
+                if (digits && !other && number > top) top = number;
+                number = digits = other = 0;
+            }
+        }
+    }
+    free_runs(&w);
+    return total < 0 ? NULL : PyLong_FromLong(top > 100 ? 100 : top);
 }
 
 /* -- the reader's PLAIN_RUN token (pdn/read/tokens.py: TOKEN_PATTERN) ------------------------ */
@@ -2423,45 +2483,6 @@ static int result_at(const Chars *t, Py_ssize_t i) {
         if (!(is_decimal(c) || one_of(c, "/.:-"))) return 1;
     }
     return 0;
-}
-
-/* top_square(runs): the largest square number the moves of runs write (as check_runs reads
- * them: a word ending with "." is a move number; the others are squares joined by "-" or "x"),
- * counting the squares of digits alone, one past 99 as 100; 0 where there is none (see
- * pykernel.top_square, its twin). */
-static PyObject *k_top_square(PyObject *self, PyObject *runs) {
-    if (!PyList_Check(runs)) return PyErr_Format(PyExc_TypeError, "top_square(runs)");
-    long top = 0;
-    for (Py_ssize_t r = 0; r < PyList_GET_SIZE(runs); r++) {
-        PyObject *run = PyList_GET_ITEM(runs, r);
-        if (!PyUnicode_Check(run)) return PyErr_Format(PyExc_TypeError, "top_square: a run is a str");
-        Chars t = {PyUnicode_KIND(run), PyUnicode_DATA(run), PyUnicode_GET_LENGTH(run)};
-        Py_ssize_t k = 0;
-        while (k < t.n) {
-            if (run_space(char_at(&t, k))) {
-                k++;
-                continue;
-            }
-            long word_top = 0, number = 0;
-            int digits = 0, other = 0; /* the square so far: its digits, and a "." in it */
-            for (;; k++) {
-                Py_UCS4 c = k < t.n ? char_at(&t, k) : ' ';
-                if (c >= '0' && c <= '9') {
-                    number = number < 100 ? 10 * number + (long)(c - '0') : number;
-                    digits = 1;
-                } else if (c == '.')
-                    other = 1;
-                else if (c == '-' || c == 'x' || run_space(c)) {
-                    if (digits && !other && number > word_top) word_top = number;
-                    number = digits = other = 0;
-                    if (run_space(c)) break;
-                } else
-                    return PyErr_Format(PyExc_ValueError, "top_square: not a run of plain moves");
-            }
-            if (char_at(&t, k - 1) != '.' && word_top > top) top = word_top;
-        }
-    }
-    return PyLong_FromLong(top > 100 ? 100 : top);
 }
 
 /* plain_run(text, pos): where the lexer's token at pos starts and ends when it is PLAIN_RUN
@@ -2533,6 +2554,9 @@ static PyMethodDef methods[] = {
     {"line_rows", (PyCFunction)(void (*)(void))k_line_rows, METH_FASTCALL,
      "line_rows(pos, moves, names, resolve, count, words, labels, separator, keep): a checked "
      "main line played, its texts, scan and first positions."},
+    {"line_rows_runs", (PyCFunction)(void (*)(void))k_line_rows_runs, METH_FASTCALL,
+     "line_rows_runs(pos, runs, names, resolve, count, words, labels, separator, keep): "
+     "line_rows over runs of plain moves."},
     {"moves_between", (PyCFunction)(void (*)(void))k_moves_between, METH_FASTCALL,
      "moves_between(pos, start, end): the legal moves from start to end."},
     {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,

@@ -75,6 +75,25 @@ def line_rows(
     tuple[int, int, int, int],
     list[Position],
 ]: ...
+def line_rows_runs(
+    pos: Position,
+    runs: list[str],
+    names: dict[str, int],
+    resolve: Callable[[Position, Sequence[str]], Move | None],
+    count: int,
+    words: int,
+    labels: Sequence[str],
+    separator: str,
+    keep: int,
+    /,
+) -> tuple[
+    list[str],
+    list[int],
+    bytes,
+    list[tuple[int, int, tuple[int, int, int, int]]],
+    tuple[int, int, int, int],
+    list[Position],
+]: ...
 def scan(
     positions: Sequence[Position], words: int, digests: bool, /
 ) -> tuple[

@@ -107,6 +107,21 @@ class Kernel(Protocol):
         """A checked main line played and what the database stores of it, no object made for a
         ply (see pykernel.line_rows)."""
 
+    def line_rows_runs(
+        self,
+        pos: Position,
+        runs: list[str],
+        names: dict[str, int],
+        resolve: Callable[[Position, Sequence[str]], Move | None],
+        count: int,
+        words: int,
+        labels: Sequence[str],
+        separator: str,
+        keep: int,
+        /,
+    ) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[Position]]:
+        """line_rows over runs of plain moves (see pykernel.line_rows_runs)."""
+
     def top_square(self, runs: list[str], /) -> int:
         """The largest square number the moves of runs of plain moves write (see
         pykernel.top_square)."""

@@ -587,22 +587,45 @@ def line_rows(
 _RUN_CHARS = frozenset("0123456789-x.")
 
 
-def top_square(runs: list[str]) -> int:
-    """The largest square number the moves of *runs* write (as check_runs reads them: a word
-    ending with "." is a move number; the others are squares joined by "-" or "x"), counting
-    the squares of digits alone, one past 99 as 100; 0 where there is none. ValueError for
-    another character."""
-    top = 0
+def run_moves(runs: list[str], who: str) -> list[Sequence[str]]:
+    """The moves of *runs*: words of digits joined by "-" or "x" (moves) or ending with "."
+    (move numbers, left out) between spaces, tabs and line ends, each move's squares its
+    numbers (ValueError for any other character, naming *who*)."""
+    moves: list[Sequence[str]] = []
     for run in runs:
         if not isinstance(run, str):
-            raise TypeError("top_square: a run is a str")
+            raise TypeError(f"{who}: a run is a str")
         for word in run.replace("\t", " ").replace("\r", " ").replace("\n", " ").split(" "):
+            if not word:
+                continue
             if not _RUN_CHARS.issuperset(word):
-                raise ValueError("top_square: not a run of plain moves")
-            if word and word[-1] != ".":
-                squares = word.replace("x", "-").split("-")
-                top = max(top, max((min(int(s), 100) for s in squares if s.isdigit()), default=0))
-    return top
+                raise ValueError(f"{who}: not a run of plain moves")
+            if word[-1] != ".":
+                moves.append(tuple(word.replace("x", "-").split("-")))
+    return moves
+
+
+def top_square(runs: list[str]) -> int:
+    """The largest square number the moves of *runs* write (:func:`run_moves`), counting the
+    squares of digits alone, one past 99 as 100; 0 where there is none."""
+    squares = (s for move in run_moves(runs, "top_square") for s in move if s.isdigit())
+    return max((min(int(s), 100) for s in squares), default=0)
+
+
+def line_rows_runs(
+    pos: Position,
+    runs: list[str],
+    names: dict[str, int],
+    resolve: Callable[[Position, Sequence[str]], Move | None],
+    count: int,
+    words: int,
+    labels: Sequence[str],
+    separator: str,
+    keep: int,
+) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[Position]]:
+    """:func:`line_rows` over the moves of *runs* (:func:`run_moves`)."""
+    moves = run_moves(runs, "line_rows_runs")
+    return line_rows(pos, moves, names, resolve, count, words, labels, separator, keep)
 
 
 def check_runs(
@@ -612,21 +635,9 @@ def check_runs(
     settings: tuple[bool, int, int],
     resolve: Callable[[Position, Sequence[str]], Move | None],
 ) -> tuple[Position, int, int, int, int, int]:
-    """check_plain over the moves of *runs*: words of digits joined by "-" or "x" (moves) or
-    ending with "." (move numbers, left out) between spaces, tabs and line ends, each move's
-    squares its numbers (ValueError for any other character); check_plain's result, then the
+    """check_plain over the moves of *runs* (:func:`run_moves`); check_plain's result, then the
     number of moves."""
-    moves: list[Sequence[str]] = []
-    for run in runs:
-        if not isinstance(run, str):
-            raise TypeError("check_runs: a run is a str")
-        for word in run.replace("\t", " ").replace("\r", " ").replace("\n", " ").split(" "):
-            if not word:
-                continue
-            if not _RUN_CHARS.issuperset(word):
-                raise ValueError("check_runs: not a run of plain moves")
-            if word[-1] != ".":
-                moves.append(tuple(word.replace("x", "-").split("-")))
+    moves = run_moves(runs, "check_runs")
     return (*check_plain(pos, moves, names, settings, resolve), len(moves))
 
 
