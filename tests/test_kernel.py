@@ -25,6 +25,7 @@ from pdn.board import one_written
 from pdn.cli.app import app
 from pdn.db.search import words
 from pdn.mainline import square_labels
+from pdn.notation import written_moves
 from pdn.read.movetext import plain_moves, plain_runs
 from pdn.read.reader import read_games
 from pdn.rules import pykernel as PYTHON
@@ -329,6 +330,31 @@ def test_top_square_is_the_largest_number_check_runs_reads(c_core: Core) -> None
             assert same(c_core, lambda k, r=plain: k.top_square(r)) == max(squares, default=0)
             read += 1
     assert read > 20_000
+
+
+def test_the_loop_plays_a_capture_written_with_its_whole_path(c_core: Core) -> None:
+    """A capture written with its start and every landing square (PDN's full form, OCA_2.0.pdn's
+    26x17x10x1 among three legal moves) is played by the kernel's loop itself on both cores, as
+    the board's reading (written_moves) reads it, from a list of squares and from runs; a path
+    with a landing square left out or a square it does not land on is left to resolve."""
+    pos = parse_fen("W:W8,12,26,31,32:B3,6,9,14,20,22,27,28", get_variant("english"))
+    g = pos.geometry
+    full = ("26", "17", "10", "1")
+    [move] = written_moves(pos, full)
+    assert len(pos.legal_moves()) == 3 and len(move.captured) == 3
+    for k in (c_core, PYTHON):
+        after = k.check_plain(pos, [full], g._names, (False, 3, 80), _never)
+        assert after[:2] == (pos.play(move), 1)
+        assert k.check_runs(pos, ["1. 26x17x10x1"], g._names, (False, 3, 80), _never)[:2] == (
+            pos.play(move), 1)  # fmt: skip
+        rows = k.line_rows(
+            pos, [full], g._names, _never, 1, words(pos.variant), square_labels(g), "x", 0
+        )
+        assert rows[0] == ["26x1"]
+        for other in (("26", "10", "1"), ("26", "19", "10", "1")):
+            assert k.check_plain(pos, [other], g._names, (False, 3, 80), _never)[1] == 0
+        partial = k.check_plain(pos, [("26", "10", "1")], g._names, (False, 3, 80), one_written)
+        assert partial[:2] == (pos.play(move), 1)  # the board's reading: landing squares in order
 
 
 def test_large_boards_use_high_squares(c_core: Core) -> None:

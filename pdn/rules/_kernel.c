@@ -2057,8 +2057,57 @@ static PyObject *written_squares(Written *w, Py_ssize_t i) {
     return out;
 }
 
+/* The one legal capture whose whole path (its start, then every landing square) move i of w
+ * writes, where it writes three squares or more, all the board's (PDN's full form, which
+ * written_moves reads first): its index in l, plus one; 0 where there is not one such capture,
+ * -1 on error. */
+static int full_path(const Rules *r, const Pos *p, Written *w, Py_ssize_t i, MoveList *l) {
+    long sq[MAXCAP + 2];
+    int n = 0;
+    if (w->moves) {
+        PyObject *squares = PyList_GET_ITEM(w->moves, i);
+        Py_ssize_t size = PyTuple_Check(squares)  ? PyTuple_GET_SIZE(squares)
+                          : PyList_Check(squares) ? PyList_GET_SIZE(squares)
+                                                  : 0;
+        if (size < 3 || size > MAXCAP + 2) return 0;
+        for (; n < size; n++) {
+            long s = sq[n] = named_square(w->names, squares, n);
+            if (s < 0) return s == -2 ? -1 : 0;
+        }
+    } else {
+        PyObject *token = w->tokens[i];
+        Py_ssize_t a = w->word[3 * i], b = w->word[3 * i + 1];
+        if (w->word[3 * i + 2] != -2) return 0; /* fewer than two "-" or "x" */
+        for (Py_ssize_t k = a, from = a; k <= b; k++) {
+            Py_UCS4 c = k < b ? PyUnicode_READ_CHAR(token, k) : '-';
+            if (c != '-' && c != 'x') continue;
+            if (n == MAXCAP + 2) return 0;
+            long s = sq[n++] = label_square(w, token, from, k);
+            if (s < 0) return s == -2 ? -1 : 0;
+            from = k + 1;
+        }
+    }
+    l->n = 0;
+    l->nside = 0;
+    if (can_capture(r, p)) captures(r, p, DUP_DROP, l);
+    if (l->failed) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int at = 0, count = 0;
+    for (int j = 0; j < l->n; j++) {
+        const CMove *m = &l->mv[j];
+        const uint8_t *path = l->side + m->extra;
+        int k = 0;
+        while (m->ncap && m->nland == n && k < n && path[k] == sq[k]) k++;
+        if (k == n) at = j + 1, count++;
+    }
+    return count == 1 ? at : 0;
+}
+
 /* The move written move i of w means in p, as Board.push_written reads it: the one legal move
- * between its two squares (in l), else the one resolve(position, squares) gives, read into
+ * between its two squares, or along its full path (in l), else the one resolve(position,
+ * squares) gives, read into
  * *given (*move: that Move, a new reference, else NULL). Returns 1 with *m set; 0 where resolve
  * gives None (no single move: the line stops there); -1 on error. */
 static int written_move(PyObject *like, const Pos *p, const Rules *r, Written *w, Py_ssize_t i,
@@ -2071,6 +2120,7 @@ static int written_move(PyObject *like, const Pos *p, const Rules *r, Written *w
     if (start == -2 || end == -2 ||
         (start >= 0 && end >= 0 && (at = one_between(r, p, start, end, l)) < 0))
         return -1;
+    if (!at && start == -1 && (at = full_path(r, p, w, i, l)) < 0) return -1;
     if (at) {
         *m = &l->mv[at - 1];
         return 1;

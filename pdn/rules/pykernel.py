@@ -473,6 +473,19 @@ def _plain_move(pos: Position, squares: Sequence[str], names: dict[str, int]) ->
     return found[0] if len(found) == 1 else None
 
 
+def _written_move(pos: Position, squares: Sequence[str], names: dict[str, int]) -> Move | None:
+    """_plain_move, else where *squares* are three or more the board's, the one legal capture
+    whose whole path (its start, then every landing square) they are: PDN's full form, which
+    written_moves reads first (None: not one such capture)."""
+    if len(squares) < 3:
+        return _plain_move(pos, squares, names)
+    path = tuple(names.get(s, -1) for s in squares)
+    if -1 in path:
+        return None
+    found = [m for m in captures(pos) if m.path == path]
+    return found[0] if len(found) == 1 else None
+
+
 def _quiet_after(pos: Position, move: Move, quiet: int, man_resets: bool) -> int:
     """The quiet count after *move* from *pos*: reset by a capture or a crowning, and by a man's
     move where *man_resets*; else one more."""
@@ -526,18 +539,19 @@ def check_plain(
     resolve: Callable[[Position, Sequence[str]], Move | None],
 ) -> tuple[Position, int, int, int, int]:
     """Board.push_written's loop from a new board at *pos* (seen once, no quiet ply yet),
-    keeping no record: each move as push_plain plays it, else the one legal move
-    ``resolve(position, squares)`` gives (None: the loop stops there). Returns the position
-    reached, the index of the first move not played, the quiet count, the ply of the first draw
-    by rule reached (0 for none: the loop goes on past it, as push_written does) and the times
-    the position there had stood on the board."""
+    keeping no record: each move as push_plain plays it or along its full path
+    (:func:`_written_move`), else the one legal move ``resolve(position, squares)`` gives
+    (None: the loop stops there). Returns the position reached, the index of the first move not
+    played, the quiet count, the ply of the first draw by rule reached (0 for none: the loop
+    goes on past it, as push_written does) and the times the position there had stood on the
+    board."""
     man_resets, repetitions, quiet_limit = settings
     history = {pos.hash_key(): 1}
     quiet = draw = seen_there = 0
     i, n = 0, len(moves)
     while i < n:
-        move = _plain_move(pos, moves[i], names)
-        if move is None:  # not a plain move the loop knows: the board's reading finds it
+        move = _written_move(pos, moves[i], names)
+        if move is None:  # not a move the loop knows: the board's reading finds it
             move = resolve(pos, moves[i])
         if move is None:
             break
@@ -572,7 +586,7 @@ def line_rows(
         raise ValueError(f"words must be 0 to {MAX_WORDS}")
     line, played = [pos], []
     for squares in moves[:count]:
-        move = _plain_move(pos, squares, names)
+        move = _written_move(pos, squares, names)
         if move is None:
             move = resolve(pos, squares)
         if move is None:
