@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from _env import HERE, corpus_file
+from _env import HERE, compiled_toolkit, corpus_file
 from pdn.archive.selection import parse_material, parse_pattern
 from pdn.db.connection import open_database
 from pdn.db.questions import (
@@ -186,6 +186,7 @@ def main() -> None:
             print(f"| {aim} | {figure} | {met} |")
         return
     files = args.pdn or [corpus_file("english/OCA_2.0.pdn"), *([SLICE] if SLICE.exists() else [])]
+    compiled_toolkit()
     work = args.work or Path(tempfile.mkdtemp())
     work.mkdir(parents=True, exist_ok=True)
     print(f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")

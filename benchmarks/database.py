@@ -24,7 +24,7 @@ import pandas as pd
 from search import grow
 from sqlalchemy import text
 
-from _env import corpus_file, timed
+from _env import compiled_toolkit, corpus_file, timed
 from pdn.archive.pipeline import replay_paths
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter, draw_stats, explore, find_games, opening_stats
@@ -111,6 +111,7 @@ def main() -> None:
     work = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp())
     work.mkdir(parents=True, exist_ok=True)
     oca = corpus_file("english/OCA_2.0.pdn")
+    compiled_toolkit()
     for workers in (1, 2):
         command(oca, work, workers)
     for workers in (1, 2):

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _env import corpus_file, timed
+from _env import compiled_toolkit, corpus_file, timed
 from pdn.archive.validate import validate_paths
 from pdn.read.reader import game_spans
 
@@ -42,6 +42,7 @@ def start_up(*args: str) -> float:
 
 
 def main() -> None:
+    compiled_toolkit()
     for args in (("--version",), ("--help",), ("list", str(SMALL))):
         print(f"pdn {' '.join(args)[:40]:40} starts and ends in {start_up(*args):5.2f} s")
     oca = corpus_file("english/OCA_2.0.pdn")

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _env import corpus_file, other_library, timed
+from _env import compiled_toolkit, corpus_file, other_library, timed
 from pdn.archive.listing import ListedGame, list_games
 from pdn.read.reader import read_games
 from pdn.read.tokens import grammar
@@ -116,6 +116,7 @@ def report(path: Path, rows: list[tuple[str, float, int, float]]) -> None:
 
 def main() -> None:
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else corpus_file("english/OCA_2.0.pdn")
+    compiled_toolkit()
     label, wall, cpu, games = command(path)
     mb = path.stat().st_size / 1e6
     print(f"{label}: {games} games, {wall:.2f} s wall, {cpu:.2f} s CPU: {mb / cpu:.2f} MB/s")

@@ -26,7 +26,7 @@ from urllib.request import urlopen
 from search import grow
 from sqlalchemy import func, select
 
-from _env import corpus_file, timed
+from _env import compiled_toolkit, corpus_file, timed
 from pdn.db.connection import open_database
 from pdn.db.questions import GameFilter
 from pdn.db.schema import GameRow
@@ -143,6 +143,7 @@ def served(db: str) -> None:
 
 def main() -> None:
     db = database(sys.argv)
+    compiled_toolkit()
     engine = open_database(db, create=False)
     with engine.connect() as conn:
         total = conn.execute(select(func.count()).select_from(GameRow)).scalar() or 0
