@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from html import escape
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
 
 from pdn.rules.geometry import BLACK, WHITE, Color
 from pdn.rules.variants import Notation
@@ -117,5 +117,5 @@ def svg_diagram(
 def _label(x: float, y: float, text: str) -> str:
     return (
         f'<text x="{x}" y="{y}" font-size="11" fill="#f5e6cc" text-anchor="middle" '
-        f'font-family="sans-serif">{escape(text)}</text>'
+        f'font-family="sans-serif">{escape(text, quote=False)}</text>'
     )
