@@ -2107,9 +2107,9 @@ static int full_path(const Rules *r, const Pos *p, Written *w, Py_ssize_t i, Mov
 
 /* The move written move i of w means in p, as Board.push_written reads it: the one legal move
  * between its two squares, or along its full path (in l), else the one resolve(position,
- * squares) gives, read into
- * *given (*move: that Move, a new reference, else NULL). Returns 1 with *m set; 0 where resolve
- * gives None (no single move: the line stops there); -1 on error. */
+ * squares) gives, read into *given (*move: that Move, a new reference, else NULL). Returns 1
+ * with *m set; 0 where resolve gives None (no single move: the line stops there); -1 on
+ * error. */
 static int written_move(PyObject *like, const Pos *p, const Rules *r, Written *w, Py_ssize_t i,
                         PyObject *resolve, MoveList *l, CMove *given, const CMove **m,
                         PyObject **move) {
