@@ -10,6 +10,7 @@ import json
 import struct
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 from sqlalchemy import (
@@ -31,21 +32,25 @@ from pdn.db.postings import postings_at, postings_between
 from pdn.db.schema import DIGEST_BYTES, OPENING_PLIES_KEPT, MoveText, OpeningRow
 
 
-def move_ids(conn: Connection, played: Counter[str]) -> dict[str, int]:
-    """The id (move_texts.id) of each move text *played* counts, those not there yet added: in
-    SQLite the most played first (the lowest ids take a byte), in PostgreSQL (4 bytes each) in
-    text order, one order for the writers at once to wait on each other's texts without a
-    deadlock; a text another writer adds meanwhile is taken as it stored it."""
-    wanted = select(MoveText.text, MoveText.id)
-    ids = {t: i for t, i in conn.execute(wanted.where(MoveText.text.in_(list(played))))}
-    new = [t for t, _ in played.most_common() if t not in ids]
-    if new:
+def move_codes(conn: Connection, lines: Sequence[Sequence[str]]) -> dict[str, int]:
+    """The code of each move text the *lines* play: its id (move_texts.id) plus one, those not
+    there yet added: in SQLite the most played first (the lowest ids take a byte), in
+    PostgreSQL (4 bytes each) in text order, one order for the writers at once to wait on each
+    other's texts without a deadlock; a text another writer adds meanwhile is taken as it
+    stored it. Only the texts not stored are counted (most are, after an import's first
+    batch)."""
+    wanted = select(MoveText.text, MoveText.id + 1)
+    played = set(chain.from_iterable(lines))
+    codes = {t: i for t, i in conn.execute(wanted.where(MoveText.text.in_(list(played))))}
+    if len(codes) < len(played):
+        counted = Counter(m for line in lines for m in line if m not in codes)
+        new = [t for t, _ in counted.most_common()]
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
         if dialect is postgresql:
             new.sort()
         conn.execute(dialect.insert(MoveText).on_conflict_do_nothing(), [{"text": t} for t in new])
-        ids.update((t, i) for t, i in conn.execute(wanted.where(MoveText.text.in_(new))))
-    return ids
+        codes.update((t, i) for t, i in conn.execute(wanted.where(MoveText.text.in_(new))))
+    return codes
 
 
 OFFSET = 1 << 63  # digests are kept as unsigned numbers this much larger: bytes compared

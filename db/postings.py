@@ -21,7 +21,9 @@ game reaching it; a row per digest took some 14 bytes of key and cell each.
 from __future__ import annotations
 
 import struct
+import sys
 import tempfile
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
@@ -249,11 +251,17 @@ def upsert(conn: Connection, table: str = PostingRow.__tablename__, key: str = "
     )
 
 
-def staged_row(number: int, digests: bytes, moves: Sequence[int]) -> tuple[int, bytes, bytes]:
+UINT32 = next(code for code in "IL" if array(code).itemsize == 4)  # an array's type of 4 bytes
+
+
+def staged_row(number: int, digests: bytes, codes: Iterable[int]) -> tuple[int, bytes, bytes]:
     """The staged row of game *number*: its positions' *digests* (8 bytes each, little-endian)
-    and the id of the move played from each (*moves*; past their end, none)."""
-    n = len(digests) // 8
-    return number, digests, struct.pack(f"<{n}I", *[m + 1 for m in moves], *[0] * (n - len(moves)))
+    and the code of the move played from each (*codes*: its id plus one; past their end, 0)."""
+    moves = array(UINT32, codes)
+    moves.frombytes(bytes(4 * (len(digests) // 8 - len(moves))))
+    if sys.byteorder == "big":
+        moves.byteswap()
+    return number, digests, moves.tobytes()
 
 
 def move_in(conn: Connection) -> None:

@@ -16,13 +16,12 @@ from __future__ import annotations
 import os
 import secrets
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import chain, groupby
+from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -57,7 +56,7 @@ from pdn.archive.pipeline import (
 )
 from pdn.archive.validate import GameReport
 from pdn.db.connection import connect
-from pdn.db.positions import add_openings, move_ids, opening_id
+from pdn.db.positions import add_openings, move_codes, opening_id
 from pdn.db.postings import staged_row
 from pdn.db.records import Record, build_record, place, renumber_record
 from pdn.db.schema import (
@@ -566,10 +565,10 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
               [t for r in won for t in r.tags])  # fmt: skip
     # a game stored anew from an earlier place is the same record with the same positions and
     # material runs: staged again, they are moved once
-    texts = move_ids(conn, Counter(chain.from_iterable(r.moves for r in won)))
+    code = move_codes(conn, [r.moves for r in won]).__getitem__
     # in order of their numbers, which the move of the postings sorts the faster for
     _add_rows(conn, STAGED.name, ["game", "digests", "moves"],
-              sorted(staged_row(number[r.row["id"]], r.digests, [texts[m] for m in r.moves])
+              sorted(staged_row(number[r.row["id"]], r.digests, map(code, r.moves))
                      for r in won if r.digests))  # fmt: skip
     _add_rows(conn, MATERIAL_STAGED.name, ["game", "runs"],
               [(number[r.row["id"]], r.material) for r in won if r.material])  # fmt: skip

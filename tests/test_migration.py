@@ -261,7 +261,7 @@ def staged_after(conn: Connection, number: int) -> None:
     names = ("game", "digests", "moves")
     rows = [
         staged_row(g, b"".join(d.to_bytes(8, "little", signed=True) for d, _ in ps),
-                   [m for _, m in ps if m is not None])
+                   [m + 1 for _, m in ps if m is not None])
         for g, ps in by_game.items()
     ]  # fmt: skip
     conn.execute(insert(STAGED), [dict(zip(names, r, strict=True)) for r in rows])

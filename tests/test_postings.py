@@ -158,7 +158,7 @@ def test_a_long_game_moved_in_by_three_ranges(
     names = ("game", "digests", "moves")
     with engine.begin() as conn:
         conn.execute(
-            insert(STAGED), [dict(zip(names, staged_row(1, packed, [0] * 69_999), strict=True))]
+            insert(STAGED), [dict(zip(names, staged_row(1, packed, [1] * 69_999), strict=True))]
         )
         move_staged(conn)
     with engine.connect() as conn:
@@ -198,7 +198,7 @@ def test_postings_between_plies_read_every_width_part_and_staged_row(tmp_path: P
         old = bytes([2, *[7, 0, 0, 0, 0, 0], *[9, 0, 0, 0, 0, 0], 0, 1, 2, 1, 1, 0, 1, 4, 0, 0])
         conn.execute(insert(PostingRow).values(prefix=5, data=old))
         packed = b"".join(d.to_bytes(8, "little", signed=True) for d in staged_digests)
-        row = staged_row(500, packed, list(range(29)))
+        row = staged_row(500, packed, range(1, 30))
         conn.execute(insert(STAGED), [dict(zip(("game", "digests", "moves"), row, strict=True))])
     everything = {(d, g, p, m - 1 if m else None) for d, g, p, m in first | second}
     everything |= {(d, 500, p, p if p < 29 else None) for p, d in enumerate(staged_digests)}
