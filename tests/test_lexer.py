@@ -1,19 +1,22 @@
 """The reader's lexer: runs of plain moves found by the kernel's plain_run (C and its pure-Python
 twin) exactly where, and as far as, the one regular expression of pdn.lark's terminals finds a
-PLAIN_RUN token; every token of the corpus the same either way. And the chunker's look at
-lines for comments and variations, a span of lines at a time."""
+PLAIN_RUN token; every token of the corpus the same either way. And the chunker: its look at
+lines for comments and variations, a span of lines at a time, and the common lines of a game
+added by the kernel's plain_lines (C and twin alike), every corpus file cut alike by both."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from conftest import corpus_dir, need_core
-from pdn.read.chunks import ODD_SPAN, _odd_flags
+from pdn.read.chunks import _GAME_END, _LONE_END, ODD_SPAN, _more_odd, _odd_lines, game_chunks
+from pdn.read.lines import binary_lines
 from pdn.read.tokens import PLAIN_RUN, TOKEN_PATTERN, lex, token_re
 from pdn.rules import pykernel as PYTHON
-from pdn.rules.position import CORES
+from pdn.rules.position import CORES, use_core
 
 # digits, separators and spaces, the characters around them that decide where a run ends (a
 # strength mark, a letter RUN reads, a result's "/" and ":", "½"), the lexer's other spaces, an
@@ -124,6 +127,70 @@ def test_lines_with_comment_or_variation_marks_are_found_span_by_span() -> None:
     path = corpus_dir() / "english" / "OCA_2.0.pdn"
     lines = path.read_bytes().split(b"\n")
     assert len(lines) > 3 * ODD_SPAN
-    flags = list(_odd_flags(lines))
-    assert flags == [any(c in line for c in b"{}();%") for line in lines]
+    flags = bytearray()
+    while len(flags) < len(lines):
+        _more_odd(flags, lines)
+    assert list(flags) == [any(c in line for c in b"{}();%") for line in lines]
     assert 0 < sum(flags) < len(lines)
+
+
+# lines the chunker meets: tags (one, two on a line, unclosed), moves, results alone and at the
+# end of moves, comments and variations, a lone "[", blank lines and spaces of every kind
+LINES = [
+    b'[Event "x"]', b'[White "a"][Black "b"]', b'[Site "y"', b"1. 11-15 23-19 2. 9-14", b"1-0",
+    b"*", b"22-18 1/2-1/2", b"22-18 0-1 *", b"15-19 {a comment} 24-15", b"{open", b"close}",
+    b"(9-14 22-17)", b"; a line comment", b"% escape", b"[", b"", b"  ", b"\t1-0\r", b"x1-0",
+    b"\x0b*\x0c", b"12-16 2-0", b"32-28]", b"1:0 0:1",
+]  # fmt: skip
+
+
+def test_plain_lines_twin_and_c_agree() -> None:
+    """The kernel's plain_lines and its twin add the same lines and leave the same state, from
+    every state, over random runs of the lines a chunker meets, within random limits."""
+    need_core("c")
+    c = CORES["c"]
+    rnd = random.Random(29)
+    stopped = set()
+    for _ in range(40_000):
+        lines = [rnd.choice(LINES) for _ in range(rnd.randint(0, 12))]
+        odd = _odd_lines(lines)[: rnd.randint(0, len(lines))]  # flags found so far
+        state = (rnd.randint(0, len(lines)), rnd.random() < 0.5, rnd.random() < 0.5)
+        size, limit = rnd.randint(0, 40), rnd.choice([30, 80, 1 << 20])
+        expected = PYTHON.plain_lines(lines, odd, *state, size, limit)
+        assert c.plain_lines(lines, odd, *state, size, limit) == expected, (lines, state)
+        stopped.add(expected[0] - state[0] if expected[0] < len(odd) else -1)
+    assert {0, 1, 2, -1} <= stopped  # runs stopped at once, after some lines, and at the end
+
+
+def test_game_end_is_the_chunkers_pattern() -> None:
+    """The twin's results at the end of a line of moves are those of the chunker's patterns."""
+    rnd = random.Random(29)
+    alphabet = b"10/2-:* \t\x0b\x0cxa"
+    for _ in range(100_000):
+        text = bytes(rnd.choice(alphabet) for _ in range(rnd.randint(0, 9))).strip()
+        assert PYTHON.game_end(text) == bool(_GAME_END.search(text)), text
+        assert PYTHON.game_end(text, alone=True) == bool(_LONE_END.fullmatch(text)), text
+
+
+def test_the_corpus_is_cut_alike_on_both_cores() -> None:
+    """Every corpus file cut into chunks (and with a small size limit, chunks over it) by the C
+    kernel's plain_lines and by its twin: the same chunks."""
+    need_core("c")
+
+    def cut(path: Path, limit: int) -> list[tuple[object, ...]]:
+        with path.open("rb") as fh:
+            return [(k.lines, k.line, k.offsets, k.warnings, k.tag_start, k.too_large)
+                    for k in game_chunks(binary_lines(fh, 1 << 16), 1, limit)]  # fmt: skip
+
+    chunks = 0
+    for path in sorted(p for p in corpus_dir().rglob("*") if p.suffix.lower() == ".pdn"):
+        for limit in (1 << 22, 2000):
+            previous = use_core("c")
+            try:
+                by_c = cut(path, limit)
+                use_core("python")
+                assert cut(path, limit) == by_c, (path.name, limit)
+            finally:
+                use_core(previous.name)
+            chunks += len(by_c)
+    assert chunks > 60_000

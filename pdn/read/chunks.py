@@ -7,7 +7,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, repeat
 from operator import add
 
 from pdn.read.lines import Batch
@@ -69,11 +69,11 @@ def _scan(line: bytes, in_comment: bool, depth: int) -> tuple[bool, int, bytes]:
     return in_comment, depth, last
 
 
-def _odd_flags(lines: list[bytes]) -> Iterator[int]:
-    """_odd_lines() of *lines*, found ODD_SPAN lines at a time as they are read (a reader that
-    stops early, such as the look at a file's first games, does not pay for a whole block)."""
-    spans = (lines[i : i + ODD_SPAN] for i in range(0, len(lines), ODD_SPAN))
-    return chain.from_iterable(map(_odd_lines, spans))
+def _more_odd(odd: bytearray, lines: list[bytes]) -> None:
+    """Add to *odd* the flags of the next ODD_SPAN of *lines* (see _odd_lines): found a span at
+    a time as lines are read (a reader that stops early, such as the look at a file's first
+    games, does not pay for a whole block)."""
+    odd += _odd_lines(lines[len(odd) : len(odd) + ODD_SPAN])
 
 
 def _odd_lines(lines: list[bytes]) -> bytearray:
@@ -111,6 +111,9 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
     def chunk() -> Chunk:
         return Chunk(buf, start, offsets, warnings, tag_start, size if over else 0)
 
+    from pdn.rules.position import core  # the kernel chosen (not loaded by what reads tags)
+
+    plain_lines = core().plain_lines
     number = first_line - 1
     for starts, lines, too_long in batches:
         if too_long:  # a line over the limit: passed over unread
@@ -126,36 +129,25 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
             size += too_long + 1
             movetext, ended, in_comment, depth = True, False, False, 0
             continue
-        for offset, data, odd in zip(starts, lines, _odd_flags(lines), strict=True):
+        odd = bytearray()  # each line's flag (see _odd_lines), ODD_SPAN lines at a time
+        i = 0
+        while i < len(lines):
+            if len(odd) == i:
+                _more_odd(odd, lines)
+            if buf and not (over or in_comment or bracket_line or depth):
+                # the common lines of a game, added as they are: the kernel's loop (the lines
+                # it leaves are read below, where it stopped)
+                j, movetext, ended, size = plain_lines(lines, odd, i, movetext, ended, size, limit)
+                buf += lines[i:j]
+                offsets += starts[i:j]
+                number += j - i
+                i = j
+                if i == len(odd):
+                    continue
+            offset, data = starts[i], lines[i]  # any other line
+            i += 1
             number += 1
             stripped = data.strip()
-            if stripped and buf and not (over or in_comment or bracket_line or depth):
-                # the common lines, read here as below: a tag pair alone on its line (one "[",
-                # ending with "]"), a line of moves (no bracket, brace, parenthesis, ";" or
-                # "%": no comment, variation or tag opens or closes on it); not inside a
-                # comment or a variation, nor at a chunk's start or in one over the limit
-                if stripped[0] == 91:  # [
-                    plain = stripped[-1] == 93 and stripped.count(b"[") == 1
-                    boundary = movetext
-                else:
-                    plain = not odd and stripped[-1] != 93 and 91 not in stripped
-                    boundary = ended and not _LONE_END.fullmatch(stripped)  # not "1-0" then "*"
-                if plain:
-                    if boundary:
-                        yield chunk()
-                        buf, offsets, warnings, size = [], [], [], 0
-                        start, tag_start = number, bool(TAG_PAIR_LINE.match(stripped))
-                    movetext = stripped[0] != 91
-                    ended = movetext and bool(
-                        stripped.endswith(_GAME_ENDS) and _GAME_END.search(stripped)
-                    )
-                    size += len(data) + 1
-                    buf.append(data)
-                    offsets.append(offset)
-                    if size > limit:
-                        over = True
-                        _overflow(buf, offsets)
-                    continue
             if not stripped:
                 if bracket_line:
                     warnings.append((bracket_line, "stray '[' skipped"))

@@ -2571,6 +2571,68 @@ static PyObject *k_plain_run(PyObject *self, PyObject *const *args, Py_ssize_t n
     return Py_BuildValue("(nn)", start, end);
 }
 
+/* The chunker's results and spaces (pykernel.GAME_ENDS, BYTE_SPACES). */
+static const char *const GAME_ENDS[] = {"1/2-1/2", "1-0", "0-1", "2-0", "0-2",
+                                        "1-1", "0-0", "1:0", "0:1", "*"};
+
+static int byte_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+/* Whether t[0..n) (stripped) ends with a result after a space or at its start; alone: whether
+ * it is one (see pykernel.game_end). */
+static int game_end(const char *t, Py_ssize_t n, int alone) {
+    for (size_t k = 0; k < sizeof(GAME_ENDS) / sizeof(*GAME_ENDS); k++) {
+        Py_ssize_t m = (Py_ssize_t)strlen(GAME_ENDS[k]);
+        if (m > n || memcmp(t + n - m, GAME_ENDS[k], (size_t)m)) continue;
+        if (m == n || (!alone && byte_space((unsigned char)t[n - m - 1]))) return 1;
+    }
+    return 0;
+}
+
+/* plain_lines(lines, odd, i, movetext, ended, size, limit): how far from line i the chunker
+ * adds lines to a game's chunk as they are, and movetext, ended and size after them (see
+ * pykernel.plain_lines, its twin). */
+static PyObject *k_plain_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7 || !PyList_Check(args[0]))
+        return PyErr_Format(PyExc_TypeError,
+                            "plain_lines(lines, odd, i, movetext, ended, size, limit)");
+    Py_ssize_t i = PyLong_AsSsize_t(args[2]);
+    int movetext = PyObject_IsTrue(args[3]), ended = PyObject_IsTrue(args[4]);
+    long long size = PyLong_AsLongLong(args[5]), limit = PyLong_AsLongLong(args[6]);
+    if (PyErr_Occurred() || movetext < 0 || ended < 0) return NULL;
+    if (i < 0) return PyErr_Format(PyExc_ValueError, "plain_lines: i cannot be negative");
+    Py_buffer odd;
+    if (PyObject_GetBuffer(args[1], &odd, PyBUF_SIMPLE) < 0) return NULL;
+    const char *marks = odd.buf;
+    Py_ssize_t end = PyList_GET_SIZE(args[0]);
+    if (odd.len < end) end = odd.len;
+    for (; i < end; i++) {
+        PyObject *line = PyList_GET_ITEM(args[0], i);
+        if (!PyBytes_Check(line)) {
+            PyBuffer_Release(&odd);
+            return PyErr_Format(PyExc_TypeError, "plain_lines: lines must be bytes");
+        }
+        const char *s = PyBytes_AS_STRING(line);
+        Py_ssize_t n = PyBytes_GET_SIZE(line), a = 0, b = n;
+        if (size + n + 1 > limit) break;
+        while (a < b && byte_space((unsigned char)s[a])) a++;
+        while (b > a && byte_space((unsigned char)s[b - 1])) b--;
+        const char *t = s + a;
+        Py_ssize_t m = b - a;
+        if (m && t[0] == '[') {
+            if (movetext || t[m - 1] != ']' || memchr(t + 1, '[', (size_t)m - 1)) break;
+            ended = 0;
+        } else if (m) {
+            if (marks[i] || t[m - 1] == ']' || memchr(t, '[', (size_t)m)) break;
+            if (ended && !game_end(t, m, 1)) break;
+            movetext = 1;
+            ended = game_end(t, m, 0);
+        }
+        size += n + 1;
+    }
+    PyBuffer_Release(&odd);
+    return Py_BuildValue("(nNNL)", i, PyBool_FromLong(movetext), PyBool_FromLong(ended), size);
+}
+
 #include "../engine/_search.c" /* the built-in engine's search, on this kernel */
 
 static PyMethodDef methods[] = {
@@ -2615,6 +2677,9 @@ static PyMethodDef methods[] = {
      "top_square(runs): the largest square number the moves of runs write (past 99: 100)."},
     {"plain_run", (PyCFunction)(void (*)(void))k_plain_run, METH_FASTCALL,
      "plain_run(text, pos): where the lexer's PLAIN_RUN token at pos starts and ends, or None."},
+    {"plain_lines", (PyCFunction)(void (*)(void))k_plain_lines, METH_FASTCALL,
+     "plain_lines(lines, odd, i, movetext, ended, size, limit): how far the chunker adds lines "
+     "as they are."},
     SEARCH_METHODS
     {NULL, NULL, 0, NULL},
 };

@@ -56,6 +56,16 @@ def check_runs(
 ) -> tuple[Position, int, int, int, int, int]: ...
 def top_square(runs: list[str], /) -> int: ...
 def plain_run(text: str, pos: int, /) -> tuple[int, int] | None: ...
+def plain_lines(
+    lines: list[bytes],
+    odd: bytes | bytearray,
+    i: int,
+    movetext: bool,
+    ended: bool,
+    size: int,
+    limit: int,
+    /,
+) -> tuple[int, bool, bool, int]: ...
 def line_rows(
     pos: Position,
     moves: list[Sequence[str]],

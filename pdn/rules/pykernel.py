@@ -676,3 +676,58 @@ def plain_run(text: str, pos: int) -> tuple[int, int] | None:
         return None
     m = _PLAIN_RUN.match(text, pos)
     return None if m is None else m.span(1)
+
+
+# The reader's chunker (pdn.read.chunks.game_chunks): a game's results as a line of movetext
+# ends with them, and the lines it reads in the common way, which plain_lines() goes through
+GAME_ENDS = (b"1/2-1/2", b"1-0", b"0-1", b"2-0", b"0-2", b"1-1", b"0-0", b"1:0", b"0:1", b"*")
+BYTE_SPACES = b" \t\n\r\x0b\x0c"  # what bytes.strip() strips, and a bytes pattern's \s
+
+
+def game_end(text: bytes, alone: bool = False) -> bool:
+    """Whether *text* (stripped) ends with a result of GAME_ENDS after a space or at its start;
+    *alone*: whether it is one."""
+    if not text.endswith(GAME_ENDS):
+        return False
+    for end in GAME_ENDS:
+        if text.endswith(end) and (
+            len(text) == len(end) or (not alone and text[-len(end) - 1] in BYTE_SPACES)
+        ):
+            return True
+    return False
+
+
+def plain_lines(
+    lines: list[bytes], odd: bytes | bytearray, i: int, movetext: bool, ended: bool, size: int,
+    limit: int,
+) -> tuple[int, bool, bool, int]:  # fmt: skip
+    """How far, from line *i*, the chunker goes on adding lines to a chunk of a game as they
+    are (the chunk begun, no comment, variation or lone "[" open, not over its *limit* of
+    bytes): blank lines; a tag pair alone on its line, unless movetext came since the chunk's
+    last tag (*movetext*: then it begins a game); a line of moves with no bracket and none of
+    the characters *odd* marks its line for (braces, parentheses, ";", "%"), unless a game
+    ended on the line before (*ended*) and it is not a result alone. Each line keeps the
+    chunk's *size* (its lines' bytes, a line end each) within *limit*. Returns the first line
+    not added (at most len(odd)), and movetext, ended and size after those added."""
+    if i < 0:
+        raise ValueError("plain_lines: i cannot be negative")
+    end = min(len(odd), len(lines))
+    while i < end:
+        data = lines[i]
+        if size + len(data) + 1 > limit:
+            break
+        text = data.strip()
+        if text:
+            if text[0] == 91:  # [
+                if movetext or text[-1] != 93 or text.count(b"[") != 1:
+                    break
+                ended = False
+            else:
+                if odd[i] or text[-1] == 93 or 91 in text:
+                    break
+                if ended and not game_end(text, alone=True):
+                    break
+                movetext, ended = True, game_end(text)
+        size += len(data) + 1
+        i += 1
+    return i, movetext, ended, size
