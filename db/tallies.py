@@ -39,6 +39,7 @@ from sqlalchemy import Connection, Table, bindparam, func, inspect, select, unio
 
 from pdn.db.positions import opening_digests
 from pdn.db.schema import (
+    DIGEST_BYTES,
     MOVE_TALLIES,
     OPENING_TALLIES,
     PLAYED,
@@ -181,19 +182,29 @@ def opening_tally_rows(
 ) -> list[tuple[Any, ...]]:
     """The rows of ``opening_tallies`` for the games from the start among games rows written
     anew (*inserted*) and stored anew from an earlier place (*replaced*, counted before), as
-    :func:`tally_rows` counts them: one a group."""
-    games: Counter[tuple[Any, ...]] = Counter()
-    first: dict[tuple[Any, ...], int] = {}
+    :func:`tally_rows` counts them: one a group. Games are counted by their first positions
+    and group first, then each such opening by its positions (OCA_2.0.pdn's 4,000 a batch
+    play some 1,000: a fifth of the keys to make)."""
+    openings: dict[tuple[Any, ...], list[int]] = {}  # digests, grouped: games, first place
+    cut = OPENING_PLIES_TALLIED * DIGEST_BYTES
     for counted, rows in ((1, inserted), (0, replaced)):
         for row in rows:
             if not row["from_start"]:
                 continue
-            grouped = tuple(row[c] for c in OPENING_GROUPED)
-            after = opening_digests(row["opening"])[:OPENING_PLIES_TALLIED]
-            for ply, digest in enumerate(after, 1):
-                key = (ply, digest, *grouped)
-                games[key] += counted
-                first[key] = min(first.get(key, row["place"]), row["place"])
+            key = (row["opening"][:cut], *(row[c] for c in OPENING_GROUPED))
+            seen = openings.get(key)
+            if seen is None:
+                openings[key] = [counted, row["place"]]
+            else:
+                seen[0] += counted
+                seen[1] = min(seen[1], row["place"])
+    games: Counter[tuple[Any, ...]] = Counter()
+    first: dict[tuple[Any, ...], int] = {}
+    for (digests, *grouped), (n, at) in openings.items():
+        for ply, digest in enumerate(opening_digests(digests), 1):
+            key = (ply, digest, *grouped)
+            games[key] += n
+            first[key] = min(first.get(key, at), at)
     return [(*key, games[key], first[key]) for key in first]
 
 
