@@ -543,6 +543,8 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
         inserted = {i for i in ids if i not in before}
         replaced = {row["id"] for row in rows if row["id"] in before and
                     row["place"] < before[row["id"]]["place"]}  # fmt: skip
+        stored = {row["id"]: row["place"] if row["id"] in inserted or row["id"] in replaced
+                  else before[row["id"]]["place"] for row in rows}  # fmt: skip
     else:  # rows inserted (not updated) by this statement have xmax 0
         done = conn.execute(
             upsert.returning(GameRow.id, literal_column("xmax = 0", Boolean)), named
@@ -552,8 +554,9 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
         replaced = {i for i, new in fresh.items() if not new}
         if not replaced <= before.keys():  # stored meanwhile by another writer: not looked at
             raise _Raced
-    stored = _places(conn, ids)
-    ours = _written_by(conn, run, [(f, i) for f, i, *_ in read])
+        stored = _places(conn, ids)
+    # a place this run wrote before holds a game stored before the batch
+    ours = _written_by(conn, run, [(f, i) for f, i, _, gid, _ in read if gid in before])
     won = [r for row, r in games if row["id"] in inserted or row["id"] in replaced]
     if replaced:  # the rows a later place wrote go, to be written anew
         gone = sorted(replaced)
@@ -603,7 +606,7 @@ def _write(conn: Connection, batch: list[tuple[int, Record]], run: int) -> SpanC
 
 def _written_by(conn: Connection, run: int, places: list[tuple[int, int]]) -> set[tuple[int, int]]:
     """The places of *places* whose games the import *run* wrote already (a task run again)."""
-    if not run:
+    if not run or not places:
         return set()
     rows = conn.execute(
         select(Occurrence.file_id, Occurrence.file_index).where(
