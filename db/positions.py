@@ -42,8 +42,9 @@ def move_codes(conn: Connection, lines: Sequence[Sequence[str]]) -> dict[str, in
     wanted = select(MoveText.text, MoveText.id + 1)
     played = set(chain.from_iterable(lines))
     codes = {t: i for t, i in conn.execute(wanted.where(MoveText.text.in_(list(played))))}
-    if len(codes) < len(played):
-        counted = Counter(m for line in lines for m in line if m not in codes)
+    unknown = played - codes.keys()
+    if unknown:
+        counted = Counter(filter(unknown.__contains__, chain.from_iterable(lines)))
         new = [t for t, _ in counted.most_common()]
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
         if dialect is postgresql:

@@ -14,7 +14,6 @@ together, never merged.
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -122,14 +121,3 @@ def identify_paths(
     """Every game under *paths*, replayed as validate and import replay it (on the pipeline),
     with its identity."""
     return replay_paths(paths, identified, Options(variant, rules))
-
-
-def duplicate_groups(games: Iterable[Identified], by: Same) -> list[list[Identified]]:
-    """The groups of two or more games with the same key, each in reading order, ordered by
-    their first game."""
-    groups: defaultdict[str, list[Identified]] = defaultdict(list)
-    for g in games:
-        key = g.identity.key(by)
-        if key is not None:
-            groups[key].append(g)
-    return [group for group in groups.values() if len(group) > 1]
