@@ -64,12 +64,16 @@ class PdnWriter(Visitor[str]):
         return step.text
 
     def visit_move(self, step: Step) -> None:
+        self.add_move(self.move_text(step))
+
+    def add_move(self, text: str) -> None:
+        """Write a move's *text*, after its number where it needs one."""
         side, number, tokens = self.side, self.number, self.tokens
         if side == self.first:
             tokens.append(f"{number}.")
         elif self.need_number:
             tokens.append(f"{number}...")
-        tokens.append(self.move_text(step))
+        tokens.append(text)
         self.moved = (side, number)
         if side != self.first:
             self.number = number + 1

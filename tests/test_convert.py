@@ -4,15 +4,28 @@ archives between notations and formats."""
 from __future__ import annotations
 
 import json
+from itertools import islice
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from conftest import corpus_dir, corpus_files
-from pdn.archive.convert import Captures, GameTypeForm, ResultStyle, Separator, Style, convert_paths
+from pdn.archive.convert import (
+    Captures,
+    GameTypeForm,
+    ResultStyle,
+    Separator,
+    Style,
+    _Converter,
+    convert_paths,
+    converted_text,
+)
 from pdn.cli.app import app
-from pdn.read.reader import read_string
+from pdn.game import Game
+from pdn.read.movetext import plain_runs
+from pdn.read.reader import read_games, read_string
+from pdn.replay import replay_game
 from pdn.rules.geometry import geometry
 from pdn.rules.position import Position
 from pdn.rules.variants import Notation, get_variant
@@ -154,3 +167,33 @@ def test_a_game_without_gametype_is_numbered_as_its_variant_moves(tmp_path: Path
     path.write_text(text, encoding="utf-8")
     written = convert([path], Style())
     assert '[GameType "21"]' in written and "1. 11-15 24-20 2. 8-11 28-24 0-1" in written
+
+
+def test_plain_games_are_written_from_the_kernels_texts_as_their_walk_writes_them(
+    each_core: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game of plain moves alone, fully played, is written from the main line's short forms
+    (no tree or board built): the text the walk of its replayed tree writes, in the styles that
+    write short forms, for the first 800 games of corpus files of four variants."""
+    styles = [Style(), Style(result_style=ResultStyle.INTERNATIONAL, gametype=GameTypeForm.LONG)]
+    names = ["english/OCA_2.0.pdn", "international/migo-wk2003.pdn",
+             "russian/migo-World_Championship_1998.pdn", "italian/migo-ci98-fero.pdn"]  # fmt: skip
+    fast: list[str] = []  # the games written from their texts
+    plain_text = _Converter.plain_text
+
+    def from_texts(converter: _Converter, game: Game, texts: list[str]) -> str:
+        fast.append(game.raw)
+        return plain_text(converter, game, texts)
+
+    monkeypatch.setattr(_Converter, "plain_text", from_texts)
+    plain = 0
+    for name in names:
+        for game in islice(read_games(corpus_dir() / name), 800):
+            replay = replay_game(game)
+            if replay.errors or plain_runs(game, bare=True) is None:
+                continue
+            plain += 1
+            written = [converted_text(game, replay, style) for style in styles]
+            walked = [replay_game(game).accept(_Converter(replay, style)) for style in styles]
+            assert written == [(text, None) for text in walked], (name, game.source.line)
+    assert plain > 800 and len(fast) == 2 * plain  # each written from the texts

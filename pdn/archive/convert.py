@@ -20,7 +20,7 @@ from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import Game, Outcome
 from pdn.notation import MoveForm, move_text
-from pdn.read.movetext import make_move
+from pdn.read.movetext import make_move, plain_runs
 from pdn.replay import Replay, candidates
 from pdn.rules.fen import to_fen
 from pdn.rules.move import pdn_path
@@ -151,13 +151,40 @@ class _Converter(PdnWriter):
         wanted = self.wanted
         super().visit_result(wanted if wanted and terminator not in (None, "*") else terminator)
 
+    def plain_text(self, game: Game, texts: list[str]) -> str:
+        """The game written as the walk of its replay writes it, when its movetext is runs of
+        plain moves alone, fully played, and the style writes each move in its short form:
+        from the main line's *texts* (Replay.line_rows: each move's short form, read back as
+        that move), with no tree or board built for it."""
+        self.begin_game(game)
+        for name, value in game.tags.items():
+            self.visit_header(name, value)
+        self.end_headers()
+        for text in texts:
+            self.add_move(text)
+        self.visit_result(game.terminator)
+        return self.result()
+
+
+def _short_forms(style: Style, variant: Variant) -> bool:
+    """Whether *style* writes every move of *variant* in the short form a stored game's moves
+    have (pdn.rules.kernel.Kernel.move_texts): the variant's squares and separator, captures
+    written short."""
+    return (
+        style.squares in (None, variant.notation)
+        and style.captures is Captures.SHORT
+        and style.separator in (None, variant.separator)
+    )
+
 
 def converted_text(game: Game, replay: Replay, style: Style) -> tuple[str, str | None]:
     """The game written anew in *style* as PDN text, or, when a move cannot be written so (or
     the game has errors), as read, with the reason."""
-    if replay.errors or not replay.positions:
+    if replay.errors or replay.first_position is None:
         return game.raw.strip() + "\n", "it does not replay"
     converter = _Converter(replay, style)
+    if _short_forms(style, replay.variant) and plain_runs(game, bare=True) is not None:
+        return converter.plain_text(game, replay.line_rows(0, 0).texts), None
     text = replay.accept(converter)
     if converter.failed:
         step = converter.failed[0]

@@ -368,18 +368,20 @@ def plain_moves(game: Game) -> list[Sequence[str]] | None:
 _RUN_FREE_KINDS = _PLAIN_KINDS - {RUN}
 
 
-def plain_runs(game: Game) -> list[str] | None:
+def plain_runs(game: Game, bare: bool = False) -> list[str] | None:
     """The PLAIN_RUN tokens of the main line, when its movetext holds nothing else but comments,
-    NAGs and junk, and its last move is not the result: then their moves (the words that are
-    not move numbers, each one's squares its numbers) are plain_moves(game). None otherwise."""
+    NAGs and junk (*bare*: nothing else at all), and its last move is not the result: then
+    their moves (the words that are not move numbers, each one's squares its numbers) are
+    plain_moves(game). None otherwise."""
     loader = game._loader
     if not isinstance(loader, MovetextLoader) or game._body is not None or loader.drop_last:
         return None
     runs = []
+    free = () if bare else _RUN_FREE_KINDS
     for kind, token, _ in loader.items:
         if kind == PLAIN_RUN:
             runs.append(str(token))
-        elif kind not in _RUN_FREE_KINDS:
+        elif kind not in free:
             return None
     return runs
 
