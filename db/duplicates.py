@@ -30,8 +30,8 @@ def file_duplicates(
 ) -> pd.DataFrame:
     """The groups of duplicates among the games under *paths*, in reading order: each game's
     key and names written to an SQLite file in the temporary folder (TMPDIR) as the games are
-    replayed, and the groups found there by SQL, in bounded memory (a million games: 973 MiB
-    held in a dict of their keys)."""
+    replayed, and the groups found there by SQL, in bounded memory (a dict of every game read
+    held 973 MiB for the million-game benchmark archive)."""
     names = ", ".join(f'"{c}"' for c in COLUMNS[1:])
     grouped = (
         f'SELECT dense_rank() OVER (ORDER BY first) AS "group", {names} FROM (SELECT *, '
