@@ -7,15 +7,17 @@ added by the kernel's plain_lines (C and twin alike), every corpus file cut alik
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
 
 from conftest import corpus_dir, need_core
-from pdn.read.chunks import _GAME_END, _LONE_END, ODD_SPAN, _more_odd, _odd_lines, game_chunks
+from pdn.read.chunks import ODD_SPAN, _more_odd, _odd_lines, game_chunks
 from pdn.read.lines import binary_lines
 from pdn.read.tokens import PLAIN_RUN, TOKEN_PATTERN, lex, token_re
 from pdn.rules import pykernel as PYTHON
+from pdn.rules import pyreader
 from pdn.rules.position import CORES, use_core
 
 # digits, separators and spaces, the characters around them that decide where a run ends (a
@@ -60,8 +62,8 @@ def lexer_run(text: str, pos: int) -> tuple[int, int] | None:
 
 
 def test_plain_run_is_the_lexers_terminal() -> None:
-    assert f"(?P<PLAIN_RUN>{PYTHON.PLAIN_RUN})" in TOKEN_PATTERN
-    assert TOKEN_PATTERN.startswith(f"(?>(?:{PYTHON.LEXER_SPACE}+)?)")
+    assert f"(?P<PLAIN_RUN>{pyreader.PLAIN_RUN})" in TOKEN_PATTERN
+    assert TOKEN_PATTERN.startswith(f"(?>(?:{pyreader.LEXER_SPACE}+)?)")
 
 
 def test_plain_run_finds_the_lexers_runs_on_both_cores() -> None:
@@ -162,14 +164,21 @@ def test_plain_lines_twin_and_c_agree() -> None:
     assert {0, 1, 2, -1} <= stopped  # runs stopped at once, after some lines, and at the end
 
 
+# the results a line of moves ends with, after a space or alone on it (spec/pdn.md's results
+# and the older ones the corpus writes)
+GAME_END = re.compile(rb"(?:^|\s)(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)$")
+LONE_END = re.compile(rb"(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)")
+
+
 def test_game_end_is_the_chunkers_pattern() -> None:
-    """The twin's results at the end of a line of moves are those of the chunker's patterns."""
+    """The results at the end of a line of moves (pyreader.game_end, which the chunker and the
+    kernel's plain_lines read) are those of the chunker's patterns."""
     rnd = random.Random(29)
     alphabet = b"10/2-:* \t\x0b\x0cxa"
     for _ in range(100_000):
         text = bytes(rnd.choice(alphabet) for _ in range(rnd.randint(0, 9))).strip()
-        assert PYTHON.game_end(text) == bool(_GAME_END.search(text)), text
-        assert PYTHON.game_end(text, alone=True) == bool(_LONE_END.fullmatch(text)), text
+        assert pyreader.game_end(text) == bool(GAME_END.search(text)), text
+        assert pyreader.game_end(text, alone=True) == bool(LONE_END.fullmatch(text)), text
 
 
 def test_the_corpus_is_cut_alike_on_both_cores() -> None:

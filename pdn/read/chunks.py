@@ -11,6 +11,7 @@ from itertools import accumulate, repeat
 from operator import add
 
 from pdn.read.lines import Batch
+from pdn.rules.pyreader import game_end
 
 # -- chunks --------------------------------------------------------------------------------------
 
@@ -23,10 +24,7 @@ TAG_PAIR_LINE = re.compile(rb'\[[ \t]*[A-Za-z_][^\s"\[\]]*[ \t]*"')  # [Name "..
 _MISSING_BRACKET = re.compile(rb'^[A-Za-z][\w ]*\s"[^"]*"\]$')
 _JUNK_AFTER_TAGS = re.compile(rb"^(?:\s|\\[rn])*$")
 _SPECIAL = re.compile(rb"[{}();%]")
-_GAME_END = re.compile(rb"(?:^|\s)(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)$")
-_GAME_ENDS = (b"1-0", b"0-1", b"1/2", b"2-0", b"0-2", b"1-1", b"0-0", b"1:0", b"0:1", b"*")
 _COMMENT_STARTS = frozenset(b"%;{")
-_LONE_END = re.compile(rb"(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|\*)")
 _KEEP_TAGS = 1 << 16  # of a chunk too large, this much of its tag section is kept
 ODD_SPAN = 2048  # lines looked at at once for braces, parentheses, ";" and "%"
 
@@ -205,7 +203,8 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                     elif first in _COMMENT_STARTS:
                         boundary = False
                     else:
-                        boundary = ended and not _LONE_END.fullmatch(stripped)  # not "1-0" then "*"
+                        # not "1-0" then "*"
+                        boundary = ended and not game_end(stripped, alone=True)
                         # a line of moves that ends with tags ("0-1[Event ...]") opens the next game
                         movetext = not (stripped[-1] == 93 and _TAG_BYTES.search(stripped))
                 if boundary and (buf or over):
@@ -244,9 +243,7 @@ def game_chunks(batches: Iterable[Batch], first_line: int, limit: int) -> Iterat
                 if tags_last and not in_comment:
                     ended = False  # tags end the line: a game has begun
                 elif tail:
-                    ended = (
-                        depth == 0 and tail.endswith(_GAME_ENDS) and bool(_GAME_END.search(tail))
-                    )
+                    ended = depth == 0 and game_end(tail)
             size += len(data) + 1
             if over:
                 continue

@@ -110,7 +110,7 @@ PlainRun = Callable[[str, int], "tuple[int, int] | None"]  # a kernel's plain_ru
 
 def lex(text: str, plain_run: PlainRun) -> Iterator[tuple[str, str, int, int]]:
     """The tokens ``token_re().finditer(text)`` finds, each as its kind, text, start and end;
-    a run of plain moves found by *plain_run* (pdn.rules.pykernel.plain_run, or the C kernel's),
+    a run of plain moves found by *plain_run* (pdn.rules.pyreader.plain_run, or the C kernel's),
     the common token and the lexer's slowest, without the lexer."""
     search = token_re().search
     pos = 0

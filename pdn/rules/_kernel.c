@@ -2537,7 +2537,7 @@ static int result_at(const Chars *t, Py_ssize_t i) {
 
 /* plain_run(text, pos): where the lexer's token at pos starts and ends when it is PLAIN_RUN
  * (the lexer's spaces, then plain words between spaces, tabs and line ends, then nothing RUN
- * would read on), else None (see pykernel.plain_run, its twin). */
+ * would read on), else None (see pyreader.plain_run, its twin). */
 static PyObject *k_plain_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 || !PyUnicode_Check(args[0]))
         return PyErr_Format(PyExc_TypeError, "plain_run(text, pos)");
@@ -2571,14 +2571,14 @@ static PyObject *k_plain_run(PyObject *self, PyObject *const *args, Py_ssize_t n
     return Py_BuildValue("(nn)", start, end);
 }
 
-/* The chunker's results and spaces (pykernel.GAME_ENDS, BYTE_SPACES). */
+/* The chunker's results and spaces (pyreader.GAME_ENDS, BYTE_SPACES). */
 static const char *const GAME_ENDS[] = {"1/2-1/2", "1-0", "0-1", "2-0", "0-2",
                                         "1-1", "0-0", "1:0", "0:1", "*"};
 
 static int byte_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /* Whether t[0..n) (stripped) ends with a result after a space or at its start; alone: whether
- * it is one (see pykernel.game_end). */
+ * it is one (see pyreader.game_end). */
 static int game_end(const char *t, Py_ssize_t n, int alone) {
     for (size_t k = 0; k < sizeof(GAME_ENDS) / sizeof(*GAME_ENDS); k++) {
         Py_ssize_t m = (Py_ssize_t)strlen(GAME_ENDS[k]);
@@ -2590,7 +2590,7 @@ static int game_end(const char *t, Py_ssize_t n, int alone) {
 
 /* plain_lines(lines, odd, i, movetext, ended, size, limit): how far from line i the chunker
  * adds lines to a game's chunk as they are, and movetext, ended and size after them (see
- * pykernel.plain_lines, its twin). */
+ * pyreader.plain_lines, its twin). */
 static PyObject *k_plain_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7 || !PyList_Check(args[0]))
         return PyErr_Format(PyExc_TypeError,

@@ -127,14 +127,14 @@ class Kernel(Protocol):
         pykernel.top_square)."""
 
     def plain_run(self, text: str, pos: int, /) -> tuple[int, int] | None:
-        """Where the reader's lexer finds a PLAIN_RUN token at *pos* (see pykernel.plain_run)."""
+        """Where the reader's lexer finds a PLAIN_RUN token at *pos* (see pyreader.plain_run)."""
 
     def plain_lines(
         self, lines: list[bytes], odd: bytes | bytearray, i: int, movetext: bool, ended: bool,
         size: int, limit: int, /,
     ) -> tuple[int, bool, bool, int]:  # fmt: skip
         """How far the reader's chunker adds lines to a game's chunk as they are (see
-        pykernel.plain_lines)."""
+        pyreader.plain_lines)."""
 
     def scan(
         self, positions: Sequence[Position], words: int, digests: bool, /
