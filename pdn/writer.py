@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import TextIO
 
@@ -121,6 +121,24 @@ class PdnWriter(Visitor[str]):
         else:
             end = terminator or "*"
         self.tokens.append(end)
+
+    def plain_game(
+        self, game: Game, moves: Iterable[str], after: Mapping[int, Sequence[str]] | None = None
+    ) -> str:
+        """The game written as the walk of its tree writes it, when its movetext is *moves*
+        alone (no comment, NAG, variation or setup): each move's text added as it is, then the
+        comments *after* it (by ply, from 1)."""
+        self.begin_game(game)
+        for name, value in game.tags.items():
+            self.visit_header(name, value)
+        self.end_headers()
+        for ply, text in enumerate(moves, 1):
+            self.add_move(text)
+            for comment in after.get(ply, ()) if after else ():
+                self.visit_comment(comment)
+        self.visit_result(game.terminator)
+        self.end_game()
+        return self.result()
 
     def result(self) -> str:
         out = list(self.headers)

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from itertools import islice
 from pathlib import Path
 
 from typer.testing import CliRunner
 
+from conftest import corpus_dir
+from pdn.archive.annotate import Notes, _plain_notes, annotate, annotated_text
 from pdn.cli.app import app
 from pdn.read.reader import read_games
+from pdn.replay import replay_game
+from pdn.writer import write_game
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
@@ -45,3 +51,31 @@ def test_illegal_moves_and_draws_are_commented(tmp_path: Path) -> None:
         "illegal move; legal: 10-14, 12-16, 15-18, 15-19, 7-11, 8-11, 9-13, 9-14"
     ]
     assert "game ends: draw-repetition" in drawn.mainline()[7].comments_after
+
+
+def test_plain_games_are_annotated_from_the_kernels_runs_as_their_walk_annotates_them(
+    each_core: str,
+) -> None:
+    """A game of plain moves alone, fully played, is annotated from the kernel's runs of equal
+    material (no tree or board built): the text the annotator's walk writes, with each choice
+    of comments, for the first 400 games of corpus files of three variants and a file of
+    International games that end by a draw rule."""
+    names = ["english/OCA_2.0.pdn", "russian/migo-World_Championship_1998.pdn",
+             "italian/migo-ci98-fero.pdn", "international/wiegerw-PWCP_2a.pdn"]  # fmt: skip
+    choices = [Notes(), Notes(material=True), Notes(events=False, material=True)]
+    plain, seen = 0, set()
+    for name in names:
+        for game in islice(read_games(corpus_dir() / name), 400):
+            replay = replay_game(game)
+            if _plain_notes(game, replay, Notes()) is None:
+                continue
+            plain += 1
+            fast = [annotated_text(game, replay, notes) for notes in choices]  # no tree built
+            for notes, text in zip(choices, fast, strict=True):
+                walked = write_game(annotate(game, replay_game(game), notes))
+                assert text == walked, (name, game.source.line, notes)
+                for node in game.mainline():  # the walk's comments, for the next choice
+                    node.comments_after.clear()
+                seen.update(re.findall(r"\{([a-z]+:?)", text))
+    assert plain > 400  # the fast path taken (OCA_2.0.pdn: 396 of its first 400)
+    assert {"takes", "crowns", "game", "final", "material:"} <= seen

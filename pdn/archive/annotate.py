@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import pairwise
 from pathlib import Path
 
 from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, no_index, replay_paths
 from pdn.game import Game
+from pdn.read.movetext import plain_runs
 from pdn.replay import Replay
 from pdn.rules.fen import to_fen
+from pdn.rules.geometry import WHITE
+from pdn.rules.move import Counts
 from pdn.rules.position import Position
 from pdn.walk import SKIP, Line, SkipType, Status, Step, Visitor
-from pdn.writer import write_game
+from pdn.writer import PdnWriter, write_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +30,8 @@ class Notes:
     material: bool = False  # the material after each capture or crowning
 
 
-def _material(pos: Position) -> str:
-    wm, wk, bm, bk = pos.counts()
+def _material(counts: Sequence[int]) -> str:
+    wm, wk, bm, bk = counts
     return f"material: White {wm + wk} ({wk} kings), Black {bm + bk} ({bk} kings)"
 
 
@@ -37,27 +41,21 @@ class _Annotator(Visitor[None]):
     def __init__(self, replay: Replay, notes: Notes) -> None:
         self.replay = replay
         self.notes = notes
-        self.last = len(replay.moves)  # the ply of the last move replayed
+        self.last = replay.plies  # the ply of the last move replayed
 
     def begin_variation(self, line: Line) -> SkipType:
         return SKIP
 
     def visit_move(self, step: Step) -> None:
-        notes, replay, ply = self.notes, self.replay, step.ply
+        notes, ply = self.notes, step.ply
         added: list[str] = []
         move, after = step.move, step.after
         if move is not None and after is not None:
-            if notes.events:
-                if len(move.captured) >= 2:
-                    added.append(f"takes {len(move.captured)} pieces")
-                if move.crowns:
-                    added.append("crowns")
-                if replay.ending is not None and replay.ending.ply == ply:
-                    added.append(f"game ends: {replay.termination}")
-                if ply == self.last and not replay.errors:
-                    added.append(f"final position {to_fen(after)}")
-            if notes.material and (move.captured or move.crowns):
-                added.append(_material(after))
+            changed = after.counts() if move.captured or move.crowns else None
+            final = after if ply == self.last and not self.replay.errors else None
+            added = _events(
+                notes, self.replay, ply, len(move.captured), move.crowns, changed, final
+            )
             if notes.fen_every and ply % notes.fen_every == 0:
                 added.append(f"FEN {to_fen(after)}")
         if notes.events and step.status in (Status.ILLEGAL, Status.AMBIGUOUS):
@@ -67,6 +65,32 @@ class _Annotator(Visitor[None]):
 
     def result(self) -> None:
         return None
+
+
+def _events(
+    notes: Notes,
+    replay: Replay,
+    ply: int,
+    taken: int,
+    crowns: bool,
+    changed: Counts | None,
+    final: Position | None,
+) -> list[str]:
+    """The comments after the move of *ply*, which took *taken* pieces and crowned or not:
+    the material after it where it *changed*, and the *final* position after the last."""
+    added: list[str] = []
+    if notes.events:
+        if taken >= 2:
+            added.append(f"takes {taken} pieces")
+        if crowns:
+            added.append("crowns")
+        if replay.ending is not None and replay.ending.ply == ply:
+            added.append(f"game ends: {replay.termination}")
+        if final is not None:
+            added.append(f"final position {to_fen(final)}")
+    if notes.material and changed is not None:
+        added.append(_material(changed))
+    return added
 
 
 def annotate(game: Game, replay: Replay, notes: Notes) -> Game:
@@ -80,7 +104,42 @@ def annotated_text(game: Game, replay: Replay | None, notes: Notes) -> str:
     """The game annotated as PDN text (a game that did not parse, as read)."""
     if replay is None:
         return game.raw.strip() + "\n"
+    plain = _plain_notes(game, replay, notes)
+    if plain is not None:
+        return PdnWriter().plain_game(game, *plain)
     return write_game(annotate(game, replay, notes))
+
+
+def _plain_notes(
+    game: Game, replay: Replay, notes: Notes
+) -> tuple[list[str], dict[int, list[str]]] | None:
+    """The moves of a game whose movetext is runs of plain moves alone, fully played, and the
+    comments the annotator adds after them, by ply: found from the kernel's runs of equal
+    material (Replay.line_rows), with no tree or board built. None where the annotator walks
+    the game: other movetext, an error, or a FEN every N plies (positions wanted)."""
+    final, start = replay.final, replay.first_position
+    runs = plain_runs(game, bare=True)
+    if notes.fen_every or replay.errors or final is None or start is None or runs is None:
+        return None
+    moves = [word for run in runs for word in run.split() if not word.endswith(".")]
+    plies = replay.plies
+    if len(moves) != plies:
+        return None
+    changed: dict[int, tuple[int, bool, Counts | None]] = {}  # ply: taken, a crowning, material
+    for (_, _, before), (ply, _, counts) in pairwise(replay.line_rows(0, 0).runs):
+        white = (start.turn == WHITE) == (ply % 2 == 1)  # the mover
+        mine, theirs = (0, 2) if white else (2, 0)
+        taken = before[theirs] + before[theirs + 1] - counts[theirs] - counts[theirs + 1]
+        changed[ply] = (taken, counts[mine + 1] > before[mine + 1], counts)
+    ending = replay.ending.ply if replay.ending is not None else None
+    after: dict[int, list[str]] = {}
+    for ply in sorted({*changed, *(p for p in (ending, plies) if p)}):
+        taken, crowns, material = changed.get(ply) or (0, False, None)
+        last = final if ply == plies else None
+        added = _events(notes, replay, ply, taken, crowns, material, last)
+        if added:
+            after[ply] = added
+    return moves, after
 
 
 def annotate_paths(

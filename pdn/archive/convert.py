@@ -156,14 +156,7 @@ class _Converter(PdnWriter):
         plain moves alone, fully played, and the style writes each move in its short form:
         from the main line's *texts* (Replay.line_rows: each move's short form, read back as
         that move), with no tree or board built for it."""
-        self.begin_game(game)
-        for name, value in game.tags.items():
-            self.visit_header(name, value)
-        self.end_headers()
-        for text in texts:
-            self.add_move(text)
-        self.visit_result(game.terminator)
-        return self.result()
+        return self.plain_game(game, texts)
 
 
 def _short_forms(style: Style, variant: Variant) -> bool:
