@@ -21,7 +21,7 @@ from typing import Any, Self
 from pdn.archive.judgement import judged_moves, meets, side_checked
 from pdn.archive.openings import play_moves
 from pdn.archive.players import Aliases
-from pdn.archive.selection import Material, Pattern, has_material, material_runs, reaches_pattern
+from pdn.archive.selection import Material, MaterialRun, Pattern, has_material, reaches_pattern
 from pdn.game import DeclaredResult, Game
 from pdn.replay import Replay
 from pdn.rules.draw import OLD_LABELS, Termination
@@ -218,13 +218,13 @@ class Criteria:
         termination = replay.termination if replay else Termination.RECORDED.value
         if self.termination and termination != OLD_LABELS.get(self.termination, self.termination):
             return False
-        positions = replay.positions if replay else []
-        wanted = self.reached()
-        if wanted is not None and all(p.digest() != wanted for p in positions):
-            return False
         if self.material and not has_material(
-            material_runs(positions), self.material, self.material_plies
+            _material_runs(replay), self.material, self.material_plies
         ):
+            return False
+        wanted = self.reached()
+        positions = replay.positions if replay and (wanted is not None or self.pattern) else []
+        if wanted is not None and all(p.digest() != wanted for p in positions):
             return False
         if self.pattern and not reaches_pattern(positions, self.pattern):
             return False
@@ -233,3 +233,10 @@ class Criteria:
         found = judged_moves(replay) if replay else []
         return meets(found, side_checked(self.blunders, "--blunders"),
                      side_checked(self.mistakes, "--mistakes"), self.loss_min)  # fmt: skip
+
+
+def _material_runs(replay: Replay | None) -> list[MaterialRun]:
+    """The main line's runs of equal material, as selection.material_runs cuts its positions,
+    from the kernel's play (Replay.line_rows): no board built for a game checked without one
+    (the board took 0.03 ms of the material filter's 0.12 ms a game of OCA_2.0.pdn)."""
+    return [MaterialRun(*run) for run in replay.line_rows(0, 0).runs] if replay else []

@@ -165,7 +165,7 @@ def fix_game(game: Game, replay: Replay | None, repairs: Repairs) -> Fixed:
     changed = False
     if replay is not None and repairs.truncate_at_error:
         first = replay.variant.first
-        start = replay.positions[0].turn if replay.positions else Color.of(first)
+        start = replay.first_position.turn if replay.first_position else Color.of(first)
         offset = 0 if start == Color.of(first) else 1
         moves = [e for e in replay.errors if e.kind == "move"]
         for error in moves:
