@@ -34,7 +34,6 @@ from pdn.db.store import import_paths
 from pdn.engine import Limit, open_engine
 from pdn.engine.analysis import Analysed, GameAnalysis, analyse_game, analysis_tasks, eval_text
 from pdn.game import Game
-from pdn.mainline import main_line
 from pdn.read.reader import read_string
 from pdn.replay import Replay, replay_game
 from pdn.rules.draw import RULE_SETS
@@ -82,7 +81,7 @@ def _judged(
 ) -> tuple[int | None, Analysed]:
     """A game's id (as its import gives it, before the analysis writes into the game) and its
     judgement."""
-    gid = game_id(game_identity(game, replay, main_line(replay)).record) if replay else None
+    gid = game_id(game_identity(game, replay).record) if replay else None
     return gid, analyse_game(game, replay, engine, limit)
 
 

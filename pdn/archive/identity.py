@@ -22,7 +22,6 @@ from pathlib import Path
 
 from pdn.archive.pipeline import Options, replay_paths
 from pdn.game import Game
-from pdn.mainline import main_line
 from pdn.replay import Replay
 from pdn.rules.fen import to_fen
 from pdn.rules.position import Position
@@ -73,11 +72,12 @@ def _digest(text: str) -> str:
 
 def game_identity(game: Game, replay: Replay | None, moves: list[str] | None = None) -> Identity:
     """The identity of *game* as replayed (*replay* None: it did not parse). *moves* are the
-    replayed moves as :func:`main_line` writes them, when the caller has them already."""
+    replayed moves as :func:`pdn.mainline.main_line` writes them, when the caller has them
+    already (else Replay.line_rows gives them)."""
     if replay is None:  # no moves to go by: its text, whitespace collapsed
         values = [header(game.tags.get(name)) for name in HEADERS]
         return Identity(_digest("\x1f".join([*values, " ".join(game.raw.split())])), None)
-    texts = main_line(replay) if moves is None else moves
+    texts = replay.line_rows(0, 0).texts if moves is None else moves  # no board for them
     if len(texts) < game.ply_count():  # the replay stopped: the moves after it, as written
         written = game.mainline()  # (built only here: a whole replay has every move already)
         if replay.nodes:
