@@ -179,7 +179,7 @@ def _line_ends(fh: BinaryIO, start: int, end: int) -> int | None:
         if not block:
             break
         crs = block.count(b"\r")
-        pairs = block.count(b"\r\n") + (cr and block.startswith(b"\n"))
+        pairs = (block.count(b"\r\n") if crs else 0) + (cr and block.startswith(b"\n"))
         if crs + cr != pairs + block.endswith(b"\r"):
             return None
         count += block.count(b"\n")
