@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from pdn.rules.geometry import Color, Geometry, SquareError, geometry
 from pdn.rules.position import Position
@@ -99,6 +100,19 @@ def _put(
             men[c] |= 1 << sq
 
 
+@cache
+def _sorted_labels(g: Geometry, notation: Notation) -> tuple[tuple[int | str, str], ...]:
+    """Per square index, the key a FEN sorts its square by (its number, or its algebraic name)
+    and its label in *notation* (no key and no label off the board)."""
+    numeric = notation is Notation.NUMERIC
+    return tuple(
+        ((g.number(s) if numeric else g.algebraic(s)), g.label(s, notation))
+        if s in g.coords
+        else (0, "")
+        for s in range(g.size)
+    )
+
+
 def to_fen(pos: Position, notation: Notation | None = None) -> str:
     """The position as PDN 3.0 FEN: side to move, White's pieces, Black's, ascending squares.
 
@@ -107,16 +121,17 @@ def to_fen(pos: Position, notation: Notation | None = None) -> str:
     >>> to_fen(parse_fen("B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29", english))
     'B:WK10,K15,18,24,27,28:B12,16,20,K22,K25,K29'
     """
-    g = pos.geometry
-    notation = notation or pos.variant.notation
+    labels = _sorted_labels(pos.geometry, notation or pos.variant.notation)
 
     def side(letter: str, men: int, kings: int) -> str:
         items = []
-        for s in g.squares:
-            if (men | kings) >> s & 1:
-                key = g.number(s) if notation is Notation.NUMERIC else g.algebraic(s)
-                items.append((key, ("K" if kings >> s & 1 else "") + g.label(s, notation)))
-        items.sort(key=lambda kv: kv[0])
+        pieces = men | kings
+        while pieces:
+            low = pieces & -pieces
+            key, label = labels[low.bit_length() - 1]
+            items.append((key, "K" + label if kings & low else label))
+            pieces ^= low
+        items.sort()  # (each square's key is its own)
         return letter + ",".join(label for _, label in items)
 
     turn = Color.of(pos.turn).letter
