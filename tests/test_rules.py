@@ -10,9 +10,9 @@ import random
 import pytest
 
 from pdn.notation import MoveForm, move_text
-from pdn.rules.fen import parse_fen
+from pdn.rules.fen import parse_fen, to_fen
 from pdn.rules.position import Position
-from pdn.rules.variants import VARIANTS, get_variant
+from pdn.rules.variants import VARIANTS, Notation, get_variant
 
 pytestmark = pytest.mark.usefixtures("each_core")  # every case on both cores
 
@@ -151,3 +151,12 @@ def test_has_captures_says_whether_captures_exist() -> None:
     for name, fen, _ in RULE_BOOK:
         pos = parse_fen(fen, get_variant(name))
         assert pos.has_captures() is bool(pos.captures()) is (fen != "W:W30:BK26")
+
+
+def test_fen_written_in_the_variants_squares_sorted() -> None:
+    """pydraughts' Russian FEN (spec/pdn.md §4.3) written back by to_fen: algebraic squares in
+    their order as names, and numeric by §4.3's mapping of 8x8 Russian (rank 8 - (n-1)//4,
+    file 2((n-1)%4 + 1) - rank%2: d2 26, f6 11, c5 14, e5 15, e3 23), worked out by hand."""
+    pos = parse_fen("W:WKd2:Bf6,c5,e5,e3", get_variant("russian"))
+    assert to_fen(pos) == "W:WKd2:Bc5,e3,e5,f6"
+    assert to_fen(pos, Notation.NUMERIC) == "W:WK26:B11,14,15,23"
