@@ -78,7 +78,9 @@ def fix_command(
     paths: Paths,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="The repaired file (a folder with --split-by)."),
+        typer.Option(
+            "--output", "-o", help="The repaired file (- is stdout; a folder with --split-by)."
+        ),
     ] = None,
     in_place: Annotated[
         bool, typer.Option("--in-place", help="Rewrite each file, the old one kept as FILE.bak.")

@@ -108,7 +108,10 @@ def annotate_command(
     output_as_given: Annotated[
         str,
         typer.Option(
-            "--output", "-o", metavar="OUT", help="The annotated PDN file, or a FOLDER/ to fill."
+            "--output",
+            "-o",
+            metavar="OUT",
+            help="The annotated PDN file (- is stdout), or a FOLDER/ to fill.",
         ),
     ],
     fen_every: Annotated[

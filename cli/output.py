@@ -108,7 +108,9 @@ def _read_only(path: Path) -> bool:
 
 def check_output(path: Path) -> None:
     """A file can be written at *path* (its folder exists and is writable, it is not a folder;
-    for a symlink, its target's); else a one-line usage error."""
+    for a symlink, its target's; ``-`` is stdout); else a one-line usage error."""
+    if is_stdout(path):
+        return
     if path.is_dir():
         fail(f"{path}: is a folder; give a file name")
     where = destination(path)
@@ -193,6 +195,11 @@ class _Guarded:
             raise _failed(self._path, exc) from None
 
 
+def is_stdout(path: Path) -> bool:
+    """Whether an output *path* is ``-``: stdout, as ``-`` among the inputs is stdin."""
+    return str(path) == "-"
+
+
 def stdout() -> TextIO:
     """Standard output; on a terminal, control characters in what is written are made visible."""
     return _Screen(sys.stdout) if sys.stdout.isatty() else sys.stdout  # type: ignore[return-value]
@@ -214,11 +221,11 @@ def _umask() -> int:
 
 @contextmanager
 def written(path: Path | None, newline: str | None = None) -> Iterator[TextIO]:
-    """A text file to write to *path* (stdout if None), as :func:`destination` says: a regular
-    file appears under its name only once it is written whole (written beside it under a
-    temporary name, then renamed; on any error the temporary file is removed), a stream is
-    written directly. A write error raises :class:`OutputError` naming *path*."""
-    if path is None:
+    """A text file to write to *path* (stdout if None or ``-``), as :func:`destination` says:
+    a regular file appears under its name only once it is written whole (written beside it
+    under a temporary name, then renamed; on any error the temporary file is removed), a
+    stream is written directly. A write error raises :class:`OutputError` naming *path*."""
+    if path is None or is_stdout(path):
         yield stdout()
         return
     where = destination(path)
@@ -266,7 +273,7 @@ def written_path(path: Path) -> Iterator[Path]:
     """A temporary path for a library that writes files by name (Parquet): beside *path* and
     renamed to it once the block ends, or for a stream (see :func:`destination`) copied into it;
     removed on any error. A write error raises :class:`OutputError` naming *path*."""
-    where = destination(path)
+    where = Destination(path, path, True) if is_stdout(path) else destination(path)
     folder = None if where.stream else where.real.parent
     try:
         fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
@@ -283,8 +290,14 @@ def written_path(path: Path) -> Iterator[Path]:
             _put(part, where)
             return
         try:
-            with part.open("rb") as source, path.open("wb") as sink:
-                shutil.copyfileobj(source, sink)
+            with part.open("rb") as source:
+                if is_stdout(path):
+                    sys.stdout.flush()
+                    shutil.copyfileobj(source, sys.stdout.buffer)
+                    sys.stdout.buffer.flush()
+                else:
+                    with path.open("wb") as sink:
+                        shutil.copyfileobj(source, sink)
         except OSError as exc:
             raise _failed(path, exc) from None
     finally:

@@ -343,3 +343,23 @@ def test_a_file_name_that_is_not_utf8(tmp_path: Path) -> None:
     assert json.loads(as_json.stdout.splitlines()[0])["file"] == f"{folder}/Z\\xfcrich.pdn"
     checked = subprocess.run([*pdn, "validate", str(folder)], capture_output=True)
     assert checked.returncode == 0 and b"Traceback" not in checked.stderr
+
+
+def test_dash_as_output_writes_stdout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-o -` writes the games to stdout, as `-` among the inputs reads stdin, and the summary
+    to stderr; no file named "-" is made (annotate and fix have no stdout without it)."""
+    monkeypatch.chdir(tmp_path)
+    sample = str(SAMPLES / "english-oca-first20.pdn")
+    commands = [
+        ["annotate"],
+        ["fix", "--add-plycount"],
+        ["convert"],
+        ["filter", "--player", "wyllie"],
+    ]
+    for command in commands:
+        args = [*command, sample, "-o", "-"]
+        code, out, err = run(*args)
+        assert code == 0, (args, err)
+        assert out.startswith('[Event "Manchester 1841"]\n'), args
+        assert out.count("[Event ") >= 5 and "[Event " not in err, args
+    assert list(tmp_path.iterdir()) == []
