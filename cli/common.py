@@ -4,7 +4,7 @@ cli/output.py (:func:`print_table` is the one way to print rows)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -16,6 +16,7 @@ import typer
 from pdn.cli.output import (
     Format,
     check_inputs,
+    check_not_read,
     check_output,
     check_output_folder,
     fail,
@@ -235,10 +236,12 @@ def pipeline_run(
     workers: int = 1,
     cluster: str | None = None,
     bar: bool = True,
+    writes: Iterable[Path | None] = (),
 ) -> Iterator[Run]:
     """Check the options every command over archives shares, find the files (one line for each
-    that cannot be read or holds no game), choose the runner (local processes where they pay,
-    or the Dask cluster) and show a progress bar while the block runs (unless not *bar*)."""
+    that cannot be read or holds no game; one line and exit 2 where a file the command *writes*
+    is one of them), choose the runner (local processes where they pay, or the Dask cluster)
+    and show a progress bar while the block runs (unless not *bar*)."""
     from pdn.archive.parallel import Processes
     from pdn.archive.pipeline import PAYING_BYTES, find_files, workers_that_pay
     from pdn.read.files import MissingPathError
@@ -253,6 +256,9 @@ def pipeline_run(
         files = find_files(paths, found.append)
     except MissingPathError as exc:
         fail(str(exc))
+    for written_file in writes:
+        if written_file is not None:
+            check_not_read(written_file, files)
     run = Run(files, Processes(1), None)
     for problem in found:
         run.problem(problem)

@@ -121,7 +121,7 @@ def analyse_command(
 
         database, stored = open_db(db, create=True), Stored()
         store = partial(store_analyses, database, stored=stored)
-    with pipeline_run("analysing", paths, variant, 1, cluster) as run:
+    with pipeline_run("analysing", paths, variant, 1, cluster, writes=[output, report]) as run:
         runner = run.runner if cluster else Processes(workers)
         analysing = store or analyse_paths
         errors = _written_all(analysing(run.files, engine, limit, variant, rules.value, runner,

@@ -95,7 +95,7 @@ def filter_command(
                   gametype or GameTypeForm.SHORT)  # fmt: skip
     writing = None if to is None else Output(to, style)
     n = kept = 0
-    with pipeline_run("filtering", paths, replay_as, workers, cluster) as run:
+    with pipeline_run("filtering", paths, replay_as, workers, cluster, writes=[output]) as run:
         found = filter_paths(run.files, chosen, drop_duplicates, writing, replay_as, rules,
                              run.runner, run.progress, run.problem)  # fmt: skip
         if count:

@@ -25,7 +25,7 @@ from pdn.cli.common import (
     pipeline_run,
     say,
 )
-from pdn.cli.output import check_output_folder, written, written_folder
+from pdn.cli.output import check_output_folder, is_dash, written, written_folder
 
 _PDN = re.compile(r".+\.pdn")
 
@@ -120,14 +120,21 @@ def fix_command(
 ) -> None:
     """Repair games into -o OUT: a game no repair touches is written as read; every change
     is listed on stderr and counted."""
-    if in_place == (output is not None):
+    if in_place and output is not None:
+        fail("give -o OUT or --in-place, not both")
+    if not in_place and output is None:
         fail("give -o OUT, or --in-place to rewrite the files (a backup kept)")
     if in_place and split_by:
         fail("--split-by writes a folder: give it with -o, not --in-place")
+    if split_by and output is not None and is_dash(output):
+        fail("--split-by writes a folder: give one with -o, not -")
+    if in_place and any(is_dash(p) for p in paths):
+        fail("- (stdin) cannot be rewritten in place: give -o OUT")
     repairs = Repairs(truncate_at_error, fix_results, add_plycount, drop_invalid, split_by,
                       rules.value)  # fmt: skip
     tally = _Tally()
-    with pipeline_run("fixing", paths, variant, workers, cluster) as run:
+    writes = [None if split_by else output]
+    with pipeline_run("fixing", paths, variant, workers, cluster, writes=writes) as run:
         if output is None:
             for path in run.files:
                 before = tally.changes

@@ -39,7 +39,8 @@ from pdn.cli.common import (
     print_table,
     say,
 )
-from pdn.cli.output import check_output_folder, json_line, written
+from pdn.cli.output import check_not_read, check_output_folder, fail, json_line, written
+from pdn.read.files import shown_name
 from pdn.rules.variants import Notation
 
 
@@ -86,7 +87,9 @@ def validate(
         check_output(report)
     summary = Summary()
     with ExitStack() as stack:
-        run = stack.enter_context(pipeline_run("validating", paths, variant, workers, cluster))
+        run = stack.enter_context(
+            pipeline_run("validating", paths, variant, workers, cluster, writes=[report])
+        )
         sink = stack.enter_context(written(report)) if report else None
         reports = validate_paths(run.files, variant, rules, run.runner, run.progress, candidates,
                                  run.problem)  # fmt: skip
@@ -140,19 +143,40 @@ def annotate_command(
     folder = output_as_given.endswith(("/", os.sep))
     if folder:
         check_output_folder(output)
-        output.mkdir(exist_ok=True)
     else:
         check_output(output)
     notes = Notes(events, fen_every, material)
-    with pipeline_run("annotating", paths, variant, workers, cluster) as run:
-        batches = [(f, [f]) for f in run.files] if folder else [(output, run.files)]
+    writes = [None if folder else output]
+    with pipeline_run("annotating", paths, variant, workers, cluster, writes=writes) as run:
+        batches = [(output, run.files)]
+        if folder:
+            targets = _in_folder(output, run.files)
+            batches = [(t, [f]) for t, f in zip(targets, run.files, strict=True)]
+            output.mkdir(exist_ok=True)
         for target, files in batches:
-            with written(output / target.name if folder else target) as sink:
+            with written(target) as sink:
                 texts = annotate_paths(files, notes, variant, rules, run.runner, run.progress,
                                        run.problem)  # fmt: skip
                 for text in texts:
                     sink.write(text)
     raise typer.Exit(1 if run.problems else 0)
+
+
+def _in_folder(folder: Path, files: list[Path]) -> list[Path]:
+    """Where each file's annotated games go in *folder*: under the file's name (what stdin
+    brought as stdin.pdn); one line and exit 2 where two files have one name, or where one
+    would be written over a file read."""
+    targets: dict[Path, str] = {}
+    for path in files:
+        name = shown_name(path)
+        target = folder / ("stdin.pdn" if name == "<stdin>" else Path(name).name)
+        if target in targets:
+            fail(f"{targets[target]} and {name} would both be written to {target}: "
+                 "annotate them into separate folders")  # fmt: skip
+        targets[target] = name
+    for target in targets:
+        check_not_read(target, files)
+    return list(targets)
 
 
 def convert(
@@ -201,7 +225,7 @@ def convert(
     kept = dropped = 0
     newline = "" if to is Target.CSV else None
     with (
-        pipeline_run("converting", paths, variant, workers, cluster) as run,
+        pipeline_run("converting", paths, variant, workers, cluster, writes=[output]) as run,
         written(output, newline) as sink,
     ):
         pieces = convert_paths(run.files, to, style, variant, rules, run.runner, run.progress,

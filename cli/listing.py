@@ -59,7 +59,9 @@ def list_command(
 
     columns = [*LIST_COLUMNS, "error"] if fmt is Format.JSON else LIST_COLUMNS
     screen = output is None and sys.stdout.isatty()  # the rows show the progress
-    with pipeline_run("listing", paths, workers=workers, cluster=cluster, bar=not screen) as run:
+    listing = pipeline_run("listing", paths, workers=workers, cluster=cluster, bar=not screen,
+                           writes=[output])  # fmt: skip
+    with listing as run:
         games = list_games(run.files, run.runner, run.progress, run.problem)
         count = print_table(columns, rows(games), fmt, output, group=0)
     summary = f"{count} games, {errors} syntax errors"

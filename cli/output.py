@@ -77,7 +77,7 @@ def say(text: str, err: bool = False) -> None:
 def check_inputs(paths: Iterable[Path]) -> None:
     """Each path exists and can be read; else a one-line usage error."""
     for path in paths:
-        if str(path) == "-":
+        if is_dash(path):
             continue
         if not path.exists():
             fail(f"{path}: no such file or folder")
@@ -109,7 +109,7 @@ def _read_only(path: Path) -> bool:
 def check_output(path: Path) -> None:
     """A file can be written at *path* (its folder exists and is writable, it is not a folder;
     for a symlink, its target's; ``-`` is stdout); else a one-line usage error."""
-    if is_stdout(path):
+    if is_dash(path):
         return
     if path.is_dir():
         fail(f"{path}: is a folder; give a file name")
@@ -118,6 +118,17 @@ def check_output(path: Path) -> None:
         _writable_folder(where.real.parent, path)
     if where.real.exists() and not os.access(where.real, os.W_OK):
         fail(f"{path}: cannot be written (read-only)")
+
+
+def check_not_read(output: Path, files: Iterable[Path]) -> None:
+    """*output* is none of the *files* read (written whole, then renamed over one of them, it
+    would replace what was read); else a one-line usage error."""
+    if is_dash(output) or not output.exists():
+        return
+    for path in files:
+        with suppress(OSError):
+            if os.path.samefile(output, path):
+                fail(f"{output}: is also read; write the output elsewhere")
 
 
 def check_output_folder(path: Path) -> None:
@@ -195,8 +206,8 @@ class _Guarded:
             raise _failed(self._path, exc) from None
 
 
-def is_stdout(path: Path) -> bool:
-    """Whether an output *path* is ``-``: stdout, as ``-`` among the inputs is stdin."""
+def is_dash(path: Path) -> bool:
+    """Whether a *path* given is ``-``: stdin among the inputs, stdout as the output."""
     return str(path) == "-"
 
 
@@ -225,7 +236,7 @@ def written(path: Path | None, newline: str | None = None) -> Iterator[TextIO]:
     a regular file appears under its name only once it is written whole (written beside it
     under a temporary name, then renamed; on any error the temporary file is removed), a
     stream is written directly. A write error raises :class:`OutputError` naming *path*."""
-    if path is None or is_stdout(path):
+    if path is None or is_dash(path):
         yield stdout()
         return
     where = destination(path)
@@ -273,7 +284,7 @@ def written_path(path: Path) -> Iterator[Path]:
     """A temporary path for a library that writes files by name (Parquet): beside *path* and
     renamed to it once the block ends, or for a stream (see :func:`destination`) copied into it;
     removed on any error. A write error raises :class:`OutputError` naming *path*."""
-    where = Destination(path, path, True) if is_stdout(path) else destination(path)
+    where = Destination(path, path, True) if is_dash(path) else destination(path)
     folder = None if where.stream else where.real.parent
     try:
         fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
@@ -291,7 +302,7 @@ def written_path(path: Path) -> Iterator[Path]:
             return
         try:
             with part.open("rb") as source:
-                if is_stdout(path):
+                if is_dash(path):
                     sys.stdout.flush()
                     shutil.copyfileobj(source, sys.stdout.buffer)
                     sys.stdout.buffer.flush()

@@ -154,8 +154,8 @@ class Selection:
         try:
             given: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self)}
             given.update(
-                material=parse_material(self.material) if self.material else None,
-                pattern=parse_pattern(self.pattern) if self.pattern else None,
+                material=None if self.material is None else parse_material(self.material),
+                pattern=None if self.pattern is None else parse_pattern(self.pattern),
                 aliases=load_aliases(self.aliases),
             )
             Criteria(**given).check()  # type: ignore[arg-type]

@@ -363,3 +363,59 @@ def test_dash_as_output_writes_stdout(tmp_path: Path, monkeypatch: pytest.Monkey
         assert out.startswith('[Event "Manchester 1841"]\n'), args
         assert out.count("[Event ") >= 5 and "[Event " not in err, args
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_never_replaces_what_is_read(tmp_path: Path) -> None:
+    """Writing over a file being read, or two files into one name of a folder, is one line and
+    exit 2, before anything is written: no file read is replaced, no file annotated lost."""
+    sample = SAMPLES / "english-oca-first20.pdn"
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a, b = tmp_path / "a" / "x.pdn", tmp_path / "b" / "x.pdn"
+    shutil.copy(sample, a)
+    shutil.copy(sample, b)
+    kept = a.read_bytes()
+    folder, same = str(tmp_path / "a"), str(a)
+    for args in (["annotate", same, "-o", same], ["convert", same, "-o", same],
+                 ["filter", same, "-o", same], ["fix", same, "--add-plycount", "-o", same],
+                 ["list", folder, "-o", same], ["validate", same, "--report", same],
+                 ["annotate", same, "-o", f"{folder}/"]):  # fmt: skip
+        code, _, err = run(*args)
+        assert (code, err) == (2, f"pdn: {a}: is also read; write the output elsewhere\n"), args
+    code, _, err = run("annotate", str(a), str(b), "-o", f"{tmp_path / 'out'}/")
+    assert code == 2 and err == (f"pdn: {a} and {b} would both be written to "
+                                 f"{tmp_path / 'out' / 'x.pdn'}: annotate them into separate "
+                                 "folders\n")  # fmt: skip
+    assert a.read_bytes() == kept and not (tmp_path / "out").exists()
+
+
+def test_fix_says_what_it_cannot_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """fix: -o and --in-place together, --split-by into stdout, stdin rewritten in place: each one
+    line and exit 2, nothing written (no folder named "-")."""
+    monkeypatch.chdir(tmp_path)
+    sample = str(SAMPLES / "english-oca-first20.pdn")
+    for args, said in (
+        (["fix", sample, "--in-place", "-o", "out.pdn"], "give -o OUT or --in-place, not both"),
+        (["fix", sample, "--split-by", "year", "-o", "-"],
+         "--split-by writes a folder: give one with -o, not -"),
+        (["fix", "-", "--in-place"], "- (stdin) cannot be rewritten in place: give -o OUT"),
+    ):  # fmt: skip
+        assert run(*args)[::2] == (2, f"pdn: {said}\n"), args
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_stdin_annotated_into_a_folder_is_stdin_pdn(tmp_path: Path) -> None:
+    text = (SAMPLES / "english-oca-first20.pdn").read_text(encoding="utf-8")
+    result = runner.invoke(app, ["annotate", "-", "-o", f"{tmp_path}/"], input=text)
+    assert result.exit_code == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["stdin.pdn"]
+
+
+def test_a_filter_spec_no_game_can_meet_is_refused() -> None:
+    sample = str(SAMPLES / "english-oca-first20.pdn")
+    assert run("filter", sample, "--material", "")[::2] == (2, "pdn: an empty material spec\n")
+    code, _, err = run("filter", sample, "--termination", "draw-40-move", "--count")
+    assert code == 2 and err.startswith("pdn: unknown termination 'draw-40-move'; one of: ")
+    assert "draw-40-moves" in err and "draw-repetition" in err and "as-recorded" in err
+    recorded = run("filter", sample, "--termination", "as-recorded", "--count")
+    assert run("filter", sample, "--termination", "undecided", "--count") == recorded  # old name
