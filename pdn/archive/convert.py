@@ -19,6 +19,7 @@ from pdn.archive.identity import Same, game_identity
 from pdn.archive.parallel import Runner
 from pdn.archive.pipeline import OnProblem, Options, Progress, replay_paths
 from pdn.game import Game, Outcome
+from pdn.mainline import main_line
 from pdn.notation import MoveForm, move_text
 from pdn.read.movetext import make_move, plain_runs
 from pdn.replay import Replay, candidates
@@ -191,13 +192,14 @@ def converted_text(game: Game, replay: Replay, style: Style) -> tuple[str, str |
 def game_json(game: Game, replay: Replay) -> dict[str, Any]:
     """One game as a JSON-ready object: tags, variant, start FEN, and each move."""
     moves = []
+    texts = main_line(replay)  # each move's short form, by the kernel in one call
     for i, move in enumerate(replay.moves):
         before, after = replay.positions[i], replay.positions[i + 1]
         g = before.geometry
         moves.append(
             {
                 "ply": i + 1,
-                "text": move_text(before, move, MoveForm.SHORT, legal=before.captures()),
+                "text": texts[i],
                 "path": [g.label(s) for s in move.path],
                 "captured": [g.label(s) for s in move.captured],
                 "crowns": move.crowns,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from pdn.rules.geometry import Color, Geometry, SquareError, geometry
 from pdn.rules.position import Position
@@ -121,21 +121,25 @@ def to_fen(pos: Position, notation: Notation | None = None) -> str:
     >>> to_fen(parse_fen("B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29", english))
     'B:WK10,K15,18,24,27,28:B12,16,20,K22,K25,K29'
     """
-    labels = _sorted_labels(pos.geometry, notation or pos.variant.notation)
+    g, notation = pos.geometry, notation or pos.variant.notation
+    white = _pieces(g, notation, pos.white_men, pos.white_kings)
+    black = _pieces(g, notation, pos.black_men, pos.black_kings)
+    return f"{_TURNS[pos.turn]}:W{white}:B{black}"
 
-    def side(letter: str, men: int, kings: int) -> str:
-        items = []
-        pieces = men | kings
-        while pieces:
-            low = pieces & -pieces
-            key, label = labels[low.bit_length() - 1]
-            items.append((key, "K" + label if kings & low else label))
-            pieces ^= low
-        items.sort()  # (each square's key is its own)
-        return letter + ",".join(label for _, label in items)
 
-    turn = Color.of(pos.turn).letter
-    return (
-        f"{turn}:{side('W', pos.white_men, pos.white_kings)}"
-        f":{side('B', pos.black_men, pos.black_kings)}"
-    )
+_TURNS = {c.value: c.letter for c in Color}  # the side to move as a FEN writes it
+
+
+@lru_cache(maxsize=4096)  # one side's pieces stand while the other moves: half the calls hit
+def _pieces(g: Geometry, notation: Notation, men: int, kings: int) -> str:
+    """A side's men and kings as a FEN lists them: by square, kings marked K."""
+    labels = _sorted_labels(g, notation)
+    items = []
+    pieces = men | kings
+    while pieces:
+        low = pieces & -pieces
+        key, label = labels[low.bit_length() - 1]
+        items.append((key, "K" + label if kings & low else label))
+        pieces ^= low
+    items.sort()  # (each square's key is its own)
+    return ",".join(label for _, label in items)
