@@ -4,6 +4,7 @@ archives between notations and formats."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from itertools import islice
 from pathlib import Path
 
@@ -179,13 +180,13 @@ def test_plain_games_are_written_from_the_kernels_texts_as_their_walk_writes_the
     names = ["english/OCA_2.0.pdn", "international/migo-wk2003.pdn",
              "russian/migo-World_Championship_1998.pdn", "italian/migo-ci98-fero.pdn"]  # fmt: skip
     fast: list[str] = []  # the games written from their texts
-    plain_text = _Converter.plain_text
+    plain_game = _Converter.plain_game
 
-    def from_texts(converter: _Converter, game: Game, texts: list[str]) -> str:
+    def from_texts(converter: _Converter, game: Game, texts: Iterable[str]) -> str:
         fast.append(game.raw)
-        return plain_text(converter, game, texts)
+        return plain_game(converter, game, texts)
 
-    monkeypatch.setattr(_Converter, "plain_text", from_texts)
+    monkeypatch.setattr(_Converter, "plain_game", from_texts)
     plain = 0
     for name in names:
         for game in islice(read_games(corpus_dir() / name), 800):

@@ -152,13 +152,6 @@ class _Converter(PdnWriter):
         wanted = self.wanted
         super().visit_result(wanted if wanted and terminator not in (None, "*") else terminator)
 
-    def plain_text(self, game: Game, texts: list[str]) -> str:
-        """The game written as the walk of its replay writes it, when its movetext is runs of
-        plain moves alone, fully played, and the style writes each move in its short form:
-        from the main line's *texts* (Replay.line_rows: each move's short form, read back as
-        that move), with no tree or board built for it."""
-        return self.plain_game(game, texts)
-
 
 def _short_forms(style: Style, variant: Variant) -> bool:
     """Whether *style* writes every move of *variant* in the short form a stored game's moves
@@ -178,7 +171,9 @@ def converted_text(game: Game, replay: Replay, style: Style) -> tuple[str, str |
         return game.raw.strip() + "\n", "it does not replay"
     converter = _Converter(replay, style)
     if _short_forms(style, replay.variant) and plain_runs(game, bare=True) is not None:
-        return converter.plain_text(game, replay.line_rows(0, 0).texts), None
+        # runs of plain moves alone, fully played, each written in the short form the kernel
+        # gives (Replay.line_rows): the walk's text, with no tree or board built for it
+        return converter.plain_game(game, replay.line_rows(0, 0).texts), None
     text = replay.accept(converter)
     if converter.failed:
         step = converter.failed[0]
