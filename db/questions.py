@@ -72,7 +72,7 @@ from pdn.db.search import (
 )
 from pdn.db.tallies import GROUPED, OPENING_PLIES_TALLIED, explored
 from pdn.db.texts import unpack_moves
-from pdn.rules.draw import LABELS, OLD_LABELS, Termination
+from pdn.rules.draw import LABELS, OLD_LABELS, Termination, termination_label
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
 from pdn.rules.variants import get_variant
@@ -178,7 +178,7 @@ def _conditions(engine: Engine, f: GameFilter, paged: bool = False) -> list[Colu
     if f.plies_max is not None:
         cond.append(GameRow.plies <= f.plies_max)
     if f.termination:
-        cond.append(GameRow.termination == OLD_LABELS.get(f.termination, f.termination))
+        cond.append(GameRow.termination == termination_label(f.termination))
     if f.material:
         runs = material_games(engine, f.material, f.material_plies)
         cond.append(GameRow.number.in_(runs))

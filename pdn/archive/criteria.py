@@ -24,7 +24,7 @@ from pdn.archive.players import Aliases
 from pdn.archive.selection import Material, MaterialRun, Pattern, has_material, reaches_pattern
 from pdn.game import DeclaredResult, Game
 from pdn.replay import Replay
-from pdn.rules.draw import LABELS, OLD_LABELS, Termination
+from pdn.rules.draw import EVERY_LABEL, Termination, termination_label
 from pdn.rules.fen import parse_fen
 from pdn.rules.position import Position
 from pdn.rules.variants import VARIANTS, get_variant
@@ -88,9 +88,6 @@ def reached(variant: str, moves: str | None, fen: str | None) -> int:
 
 _TEXTS = ("white", "black", "player", "event", "site", "variant", "result", "moves", "fen",
           "termination")  # fmt: skip
-
-
-TERMINATIONS = frozenset().union(*LABELS.values())  # every label a replay gives (--termination)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,11 +163,8 @@ class Criteria:
         """Raise ValueError (SpecError) for criteria no game can meet as written: --moves or
         --fen that cannot be played, a pattern square or a material count the variant does
         not have, a termination no rule set gives."""
-        if (
-            self.termination
-            and OLD_LABELS.get(self.termination, self.termination) not in TERMINATIONS
-        ):
-            known = ", ".join(sorted(TERMINATIONS))
+        if self.termination and termination_label(self.termination) not in EVERY_LABEL:
+            known = ", ".join(sorted(EVERY_LABEL))
             raise ValueError(f"unknown termination {self.termination!r}; one of: {known}")
         self.reached()
         variant = get_variant(self.variant) if self.variant else None
@@ -225,7 +219,7 @@ class Criteria:
         if self.valid is not None and (replay is not None and replay.valid) != self.valid:
             return False
         termination = replay.termination if replay else Termination.RECORDED.value
-        if self.termination and termination != OLD_LABELS.get(self.termination, self.termination):
+        if self.termination and termination != termination_label(self.termination):
             return False
         if self.material and not has_material(
             _material_runs(replay), self.material, self.material_plies

@@ -276,6 +276,12 @@ LABELS: dict[Termination, frozenset[str]] = {
 }
 LABELS[Termination.WIN] = frozenset({Termination.WIN.value})
 LABELS[Termination.RECORDED] = frozenset({Termination.RECORDED.value})
+EVERY_LABEL = frozenset().union(*LABELS.values())
+
+
+def termination_label(name: str) -> str:
+    """A termination as reports and the database name it: a former name read as today's."""
+    return OLD_LABELS.get(name, name)
 
 
 def draw_rules(name: str, variant: Variant) -> DrawRules:
