@@ -28,6 +28,8 @@ from itertools import islice
 from pathlib import Path
 from typing import IO, Any, NoReturn, TextIO
 
+from pdn.read.files import STDIN
+
 # C0 and C1 controls, DEL, bidirectional controls, line and paragraph separators, lone surrogates
 _OTHERS = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 _ALL = re.compile(f"[\x00-\x1f{_OTHERS}]")
@@ -207,8 +209,9 @@ class _Guarded:
 
 
 def is_dash(path: Path) -> bool:
-    """Whether a *path* given is ``-``: stdin among the inputs, stdout as the output."""
-    return str(path) == "-"
+    """Whether a *path* given is ``-``: stdin among the inputs (pdn.read.files.STDIN), stdout
+    as the output."""
+    return str(path) == STDIN
 
 
 def stdout() -> TextIO:
