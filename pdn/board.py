@@ -31,7 +31,8 @@ from pdn.render.textboard import text_board
 from pdn.rules.draw import COMMON, DrawRule, DrawRules, Ending, QuietReset, Termination, draw_rules
 from pdn.rules.fen import parse_fen, to_fen
 from pdn.rules.geometry import WHITE, Color, SquareError
-from pdn.rules.move import HashKey, Pushed
+from pdn.rules.kernel import Pushed
+from pdn.rules.move import HashKey
 from pdn.rules.position import Duplicates, Move, Position, core
 from pdn.rules.variants import Notation, Variant, get_variant
 
@@ -134,7 +135,7 @@ class Board:
         self._eg = _Endgame.of(rules.endgame, position) if rules.endgame else None
         self.position: Position = position
         self.quiet = 0  # plies counted towards the moves rule
-        self._stack: list[Pushed] = []  # the moves pushed, as pop() takes them back
+        self._stack: list[Pushed[Position]] = []  # the moves pushed, as pop() takes them back
         self._runs: list[tuple[int, int]] = []  # idle king moves before each (Frisian only)
         self._history: dict[HashKey, int] = {position.hash_key(): 1}
         self._king_runs = (0, 0)  # consecutive idle king moves of White, of Black
@@ -561,7 +562,7 @@ class _Endgame:
             if self.found is not None and self.found.ply > ply:
                 self.found = None
 
-    def scan(self, stack: list[Pushed], position: Position) -> Ending | None:
+    def scan(self, stack: list[Pushed[Position]], position: Position) -> Ending | None:
         """The first endgame draw up to the last ply of *stack* (*position* after it)."""
         n = len(stack)
         marks = self.marks

@@ -31,9 +31,11 @@ from pdn.read.reader import read_games
 from pdn.rules import pykernel as PYTHON
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import BLACK, WHITE, geometry
-from pdn.rules.kernel import Kernel as Core
+from pdn.rules.kernel import Kernel
 from pdn.rules.position import CORES, Duplicates, Move, Position, core, use_core
 from pdn.rules.variants import VARIANTS, Variant, get_variant
+
+Core = Kernel[Position]  # a kernel as position.py holds it
 
 RULE_ROWS = [*VARIANTS, *(f"{name}-nco" for name, v in VARIANTS.items() if v.width == 8)]
 MODES = list(Duplicates)

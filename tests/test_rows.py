@@ -37,10 +37,12 @@ from pdn.replay import Replay
 from pdn.rules import pykernel as PYTHON
 from pdn.rules.fen import parse_fen
 from pdn.rules.geometry import WHITE, Geometry
-from pdn.rules.kernel import Kernel as Core
+from pdn.rules.kernel import Kernel
 from pdn.rules.move import pdn_path
 from pdn.rules.position import CORES, Duplicates, Position, use_core
 from pdn.rules.variants import get_variant
+
+Core = Kernel[Position]  # a kernel as position.py holds it
 
 # One or more files of each variant the corpus holds; the first five hold the captures written
 # in their long form that test_corpus_long_forms names.

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from html import escape
-from typing import TYPE_CHECKING
 
 from pdn.rules.geometry import BLACK, WHITE, Color
+from pdn.rules.move import Move
+from pdn.rules.placement import Placement
 from pdn.rules.variants import Notation
-
-if TYPE_CHECKING:  # only named: Position._repr_svg_ draws itself with this module
-    from pdn.rules.position import Move, Position
 
 CELL = 40
 MARGIN = 20
@@ -19,7 +17,7 @@ PIECE = {WHITE: ("#fdfdfd", "#222"), BLACK: ("#222", "#ddd")}
 
 
 def svg_diagram(
-    pos: Position,
+    pos: Placement,
     move: Move | None = None,
     flip: bool = False,
     hints: Sequence[Move] = (),

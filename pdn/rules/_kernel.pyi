@@ -3,7 +3,8 @@
 from collections.abc import Callable, Sequence
 
 from pdn.rules.geometry import Geometry
-from pdn.rules.move import Duplicates, HashKey, Move, Pushed
+from pdn.rules.kernel import Pushed
+from pdn.rules.move import Duplicates, HashKey, Move
 from pdn.rules.position import Position
 
 name: str
@@ -37,7 +38,7 @@ def push_plain(
     watch: bool,
     settings: tuple[bool, int, int],
     /,
-) -> tuple[Position, int, int, bool, list[Pushed]]: ...
+) -> tuple[Position, int, int, bool, list[Pushed[Position]]]: ...
 def check_plain(
     pos: Position,
     moves: list[Sequence[str]],

@@ -6,55 +6,58 @@ the C module is set up with. pdn/rules/position.py chooses the one in use.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol, TypeAlias
 
 from pdn.rules.geometry import BLACK, WHITE, Direction, Geometry
-from pdn.rules.move import Counts, Duplicates, HashKey, Move, Pushed, Squares
+from pdn.rules.move import Counts, Duplicates, HashKey, Move, Squares
+from pdn.rules.placement import P
 from pdn.rules.variants import Crowning, Precedence
 
-if TYPE_CHECKING:
-    from pdn.rules.position import Position
+# A move the kernel played for a board (Kernel.push_plain), as Board keeps it to take it back:
+# the move, the position before it, the quiet plies before it, the key of the position after it
+Pushed: TypeAlias = tuple[Move, P, int, HashKey]
 
 
-class Kernel(Protocol):
-    """Move generation, counting, perft, playing a move, the digest, and a game's rows at once."""
+class Kernel(Protocol[P]):
+    """Move generation, counting, perft, playing a move, the digest, and a game's rows at once,
+    for positions of one class (*P*: Position, which the C kernel is set up with)."""
 
     name: str  # "c" or "python"
     title: str  # as `pdn --version` says it
 
-    def generate(self, pos: Position, duplicates: Duplicates = ..., /) -> list[Move]:
+    def generate(self, pos: P, duplicates: Duplicates = ..., /) -> list[Move]:
         """Legal moves of *pos* under its variant's rules."""
 
-    def captures(self, pos: Position, duplicates: Duplicates = ..., /) -> list[Move]:
+    def captures(self, pos: P, duplicates: Duplicates = ..., /) -> list[Move]:
         """The captures the rules allow (precedence applied); empty when there is none."""
 
-    def count_moves(self, pos: Position, duplicates: Duplicates = ..., /) -> int:
+    def count_moves(self, pos: P, duplicates: Duplicates = ..., /) -> int:
         """len(generate(pos)), counting quiet moves without building them."""
 
-    def perft(self, pos: Position, depth: int, duplicates: Duplicates = ..., /) -> int:
+    def perft(self, pos: P, depth: int, duplicates: Duplicates = ..., /) -> int:
         """Number of move sequences of length *depth* from *pos* (draw rules ignored)."""
 
-    def has_moves(self, pos: Position, /) -> bool:
+    def has_moves(self, pos: P, /) -> bool:
         """Whether the side to move has any legal move."""
 
-    def has_captures(self, pos: Position, /) -> bool:
+    def has_captures(self, pos: P, /) -> bool:
         """Whether the side to move can capture."""
 
-    def quiet_move(self, pos: Position, start: int, end: int, /) -> Move | None:
+    def quiet_move(self, pos: P, start: int, end: int, /) -> Move | None:
         """The non-capturing move from *start* to *end*, if the piece there may make it."""
 
-    def moves_between(self, pos: Position, start: int, end: int, /) -> list[Move]:
+    def moves_between(self, pos: P, start: int, end: int, /) -> list[Move]:
         """The legal moves from *start* to *end*: what ``a-b`` or ``axb`` can mean."""
 
-    def play(self, pos: Position, move: Move, /) -> Position:
+    def play(self, pos: P, move: Move, /) -> P:
         """The position after *move*."""
 
-    def digest(self, pos: Position, /) -> int:
+    def digest(self, pos: P, /) -> int:
         """A stable signed 64-bit hash of variant, pieces and side to move."""
 
     def push_plain(
         self,
-        pos: Position,
+        pos: P,
         moves: list[Sequence[str]],
         i: int,
         names: dict[str, int],
@@ -63,63 +66,63 @@ class Kernel(Protocol):
         watch: bool,
         settings: tuple[bool, int, int],
         /,
-    ) -> tuple[Position, int, int, bool, list[Pushed]]:
+    ) -> tuple[P, int, int, bool, list[Pushed[P]]]:
         """Board.push_written's loop over moves written with two squares: the records of the
         moves played, for the board to keep (see pykernel.push_plain)."""
 
     def check_plain(
         self,
-        pos: Position,
+        pos: P,
         moves: list[Sequence[str]],
         names: dict[str, int],
         settings: tuple[bool, int, int],
-        resolve: Callable[[Position, Sequence[str]], Move | None],
+        resolve: Callable[[P, Sequence[str]], Move | None],
         /,
-    ) -> tuple[Position, int, int, int, int]:
+    ) -> tuple[P, int, int, int, int]:
         """Board.push_written's loop from a new board, keeping no record: where it got and the
         first draw by rule (see pykernel.check_plain)."""
 
     def check_runs(
         self,
-        pos: Position,
+        pos: P,
         runs: list[str],
         names: dict[str, int],
         settings: tuple[bool, int, int],
-        resolve: Callable[[Position, Sequence[str]], Move | None],
+        resolve: Callable[[P, Sequence[str]], Move | None],
         /,
-    ) -> tuple[Position, int, int, int, int, int]:
+    ) -> tuple[P, int, int, int, int, int]:
         """check_plain over the moves of runs of plain moves, then the number of moves (see
         pykernel.check_runs)."""
 
     def line_rows(
         self,
-        pos: Position,
+        pos: P,
         moves: list[Sequence[str]],
         names: dict[str, int],
-        resolve: Callable[[Position, Sequence[str]], Move | None],
+        resolve: Callable[[P, Sequence[str]], Move | None],
         count: int,
         words: int,
         labels: Sequence[str],
         separator: str,
         keep: int,
         /,
-    ) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[Position]]:
+    ) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[P]]:
         """A checked main line played and what the database stores of it, no object made for a
         ply (see pykernel.line_rows)."""
 
     def line_rows_runs(
         self,
-        pos: Position,
+        pos: P,
         runs: list[str],
         names: dict[str, int],
-        resolve: Callable[[Position, Sequence[str]], Move | None],
+        resolve: Callable[[P, Sequence[str]], Move | None],
         count: int,
         words: int,
         labels: Sequence[str],
         separator: str,
         keep: int,
         /,
-    ) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[Position]]:
+    ) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[P]]:
         """line_rows over runs of plain moves (see pykernel.line_rows_runs)."""
 
     def top_square(self, runs: list[str], /) -> int:
@@ -137,13 +140,13 @@ class Kernel(Protocol):
         pyreader.plain_lines)."""
 
     def scan(
-        self, positions: Sequence[Position], words: int, digests: bool, /
+        self, positions: Sequence[P], words: int, digests: bool, /
     ) -> tuple[list[int], bytes, list[tuple[int, int, Counts]], Squares]:
         """A game's positions as the database stores them (see pykernel.scan)."""
 
     def move_texts(
         self,
-        positions: Sequence[Position],
+        positions: Sequence[P],
         moves: Sequence[Move],
         labels: Sequence[str],
         separator: str,

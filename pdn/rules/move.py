@@ -4,12 +4,9 @@ squares PDN 3.0 writes for a capture."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from pdn.rules.geometry import Geometry
-
-if TYPE_CHECKING:
-    from pdn.rules.position import Position
 
 
 class Move(NamedTuple):
@@ -59,9 +56,6 @@ class Duplicates(StrEnum):
 Counts = tuple[int, int, int, int]  # white men, white kings, black men, black kings
 Squares = tuple[int, int, int, int]  # the same four as bitboards (a bit per square)
 HashKey = tuple[int, int, int, int, int]  # Position.hash_key(): the pieces and the side to move
-# A move the kernel played for a board (Kernel.push_plain), as Board keeps it to take it back:
-# the move, the position before it, the quiet plies before it, the key of the position after it
-Pushed = tuple[Move, "Position", int, HashKey]
 
 
 def pdn_path(g: Geometry, move: Move) -> list[int]:

@@ -177,7 +177,7 @@ def _start_position(variant: Variant) -> Position:
     return Position._initial(variant)
 
 
-def _compiled() -> Kernel | None:
+def _compiled() -> Kernel[Position] | None:
     """The C kernel, set up for these classes, or None when it was not built."""
     try:
         from pdn.rules import _kernel
@@ -188,16 +188,18 @@ def _compiled() -> Kernel | None:
 
 
 _C = _compiled()
-CORES: dict[str, Kernel] = {k.name: k for k in (_C, pykernel) if k is not None}
-_core: Kernel = pykernel if os.environ.get("PDN_CORE", "").lower() == "python" else _C or pykernel
+CORES: dict[str, Kernel[Position]] = {k.name: k for k in (_C, pykernel) if k is not None}
+_core: Kernel[Position] = (
+    pykernel if os.environ.get("PDN_CORE", "").lower() == "python" else _C or pykernel
+)
 
 
-def core() -> Kernel:
+def core() -> Kernel[Position]:
     """The kernel in use."""
     return _core
 
 
-def use_core(name: str) -> Kernel:
+def use_core(name: str) -> Kernel[Position]:
     """Select the kernel by name ("c" or "python") and return the one it replaces."""
     global _core
     if name not in CORES:

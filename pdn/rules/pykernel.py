@@ -2,23 +2,22 @@
 
 Its functions have the names and meaning of the C module's (pdn/rules/_kernel.c), the two
 satisfying one protocol, :class:`pdn.rules.kernel.Kernel`; pdn/rules/position.py chooses which runs.
-A position is made as the one it comes from (``type(pos)``), so this module needs no Position.
+A position is made as the one it comes from (``type(pos)``) and named by what is read of it
+(pdn.rules.placement), so this module needs no Position.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from pdn.rules.geometry import BLACK, WHITE, Direction, Geometry
-from pdn.rules.move import Counts, Duplicates, HashKey, Move, Pushed, Squares, pdn_path
+from pdn.rules.kernel import Pushed
+from pdn.rules.move import Counts, Duplicates, HashKey, Move, Squares, pdn_path
+from pdn.rules.placement import P
 from pdn.rules.pyreader import plain_lines as plain_lines
 from pdn.rules.pyreader import plain_run as plain_run
 from pdn.rules.variants import Crowning, Precedence, Variant
-
-if TYPE_CHECKING:
-    from pdn.rules.position import Position
 
 name = "python"
 title = "pure-Python core"
@@ -35,7 +34,7 @@ def _shift(x: int, offset: int) -> int:
     return x << offset if offset > 0 else x >> -offset
 
 
-def generate(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
+def generate(pos: P, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
     """Legal moves of *pos* under its variant's rules."""
     v = pos.variant
     g = pos.geometry
@@ -231,7 +230,7 @@ def _apply_precedence(rule: Precedence, moves: list[Move]) -> list[Move]:
     return [m for m, r in zip(moves, ranks, strict=True) if r == best]
 
 
-def count_moves(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> int:
+def count_moves(pos: P, duplicates: Duplicates = Duplicates.DROP) -> int:
     """len(pos.legal_moves()), counting quiet moves without building them."""
     g = pos.geometry
     me = pos.turn
@@ -251,7 +250,7 @@ def count_moves(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> int:
     return n
 
 
-def perft(pos: Position, depth: int, duplicates: Duplicates = Duplicates.DROP) -> int:
+def perft(pos: P, depth: int, duplicates: Duplicates = Duplicates.DROP) -> int:
     """Number of move sequences of length *depth* from *pos* (draw rules ignored)."""
     if depth <= 0:
         return 1
@@ -260,7 +259,7 @@ def perft(pos: Position, depth: int, duplicates: Duplicates = Duplicates.DROP) -
     return sum(perft(play(pos, m), depth - 1, duplicates) for m in generate(pos, duplicates))
 
 
-def play(pos: Position, move: Move) -> Position:
+def play(pos: P, move: Move) -> P:
     """The position after *move*."""
     a, b = 1 << move.path[0], 1 << move.path[-1]
     cap = move.captured_mask
@@ -280,7 +279,7 @@ def play(pos: Position, move: Move) -> Position:
     return type(pos)(pos.variant, om, ok, men, kings, WHITE, pos.geometry)
 
 
-def captures(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
+def captures(pos: P, duplicates: Duplicates = Duplicates.DROP) -> list[Move]:
     """The captures the rules allow (precedence applied); empty when there is none."""
     men, kings, opp_men, opp_kings = pos._sides()
     if not kings:  # the common case: a man can only take what stands next to it
@@ -293,7 +292,7 @@ def captures(pos: Position, duplicates: Duplicates = Duplicates.DROP) -> list[Mo
     )
 
 
-def has_captures(pos: Position) -> bool:
+def has_captures(pos: P) -> bool:
     """Whether the side to move can capture (see Position.has_captures).
 
     A capture exists when a man stands next to an enemy piece it may take (Italian men: not
@@ -332,7 +331,7 @@ def has_captures(pos: Position) -> bool:
     return False
 
 
-def quiet_move(pos: Position, start: int, end: int) -> Move | None:
+def quiet_move(pos: P, start: int, end: int) -> Move | None:
     """The non-capturing move from *start* to *end*, if the piece there may make it."""
     men, kings, opp_men, opp_kings = pos._sides()
     g = pos.geometry
@@ -355,7 +354,7 @@ def quiet_move(pos: Position, start: int, end: int) -> Move | None:
     return None
 
 
-def moves_between(pos: Position, start: int, end: int) -> list[Move]:
+def moves_between(pos: P, start: int, end: int) -> list[Move]:
     """The legal moves from *start* to *end* (see Position.moves_between)."""
     allowed = captures(pos)
     found = [m for m in allowed if m.path[0] == start and m.path[-1] == end]
@@ -365,13 +364,13 @@ def moves_between(pos: Position, start: int, end: int) -> list[Move]:
     return found if quiet is None else [*found, quiet]
 
 
-def digest(pos: Position) -> int:
+def digest(pos: P) -> int:
     """The first 8 bytes of blake2b over "name:(white men, white kings, ..., turn)", signed."""
     text = f"{pos.variant.name}:{pos.hash_key()}".encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big", signed=True)
 
 
-def has_moves(pos: Position) -> bool:
+def has_moves(pos: P) -> bool:
     """Whether the side to move has any legal move."""
     men, kings, opp_men, opp_kings = pos._sides()
     g = pos.geometry
@@ -391,7 +390,7 @@ MAX_WORDS = 8  # the most words a packed bitboard takes (scan, line_rows): 512 s
 
 
 def scan(
-    positions: Sequence[Position], words: int, digests: bool
+    positions: Sequence[P], words: int, digests: bool
 ) -> tuple[list[int], bytes, list[tuple[int, int, Counts]], Squares]:
     """A game's positions as the database stores them: their digests (where *digests* asks,
     else none); their bitboards packed (none for 0 *words*): the white men, white kings, black
@@ -441,7 +440,7 @@ def delta_columns(laid: bytes, words: int) -> bytes:
 
 
 def move_texts(
-    positions: Sequence[Position], moves: Sequence[Move], labels: Sequence[str], separator: str
+    positions: Sequence[P], moves: Sequence[Move], labels: Sequence[str], separator: str
 ) -> list[str]:
     """Each move, played in the position before it, in its PDN 3.0 short form: ``a-b`` for a
     quiet move, ``a<separator>b`` for a capture, every square notation.pdn_path writes where
@@ -462,7 +461,7 @@ def move_texts(
     return texts
 
 
-def _plain_move(pos: Position, squares: Sequence[str], names: dict[str, int]) -> Move | None:
+def _plain_move(pos: P, squares: Sequence[str], names: dict[str, int]) -> Move | None:
     """The one legal move between the two squares *names* knows of *squares* (None: not two
     known squares, or not exactly one such move)."""
     if len(squares) != 2:
@@ -474,7 +473,7 @@ def _plain_move(pos: Position, squares: Sequence[str], names: dict[str, int]) ->
     return found[0] if len(found) == 1 else None
 
 
-def _written_move(pos: Position, squares: Sequence[str], names: dict[str, int]) -> Move | None:
+def _written_move(pos: P, squares: Sequence[str], names: dict[str, int]) -> Move | None:
     """_plain_move, else where *squares* are three or more the board's, the one legal capture
     whose whole path (its start, then every landing square) they are: PDN's full form, which
     written_moves reads first (None: not one such capture)."""
@@ -487,7 +486,7 @@ def _written_move(pos: Position, squares: Sequence[str], names: dict[str, int]) 
     return found[0] if len(found) == 1 else None
 
 
-def _quiet_after(pos: Position, move: Move, quiet: int, man_resets: bool) -> int:
+def _quiet_after(pos: P, move: Move, quiet: int, man_resets: bool) -> int:
     """The quiet count after *move* from *pos*: reset by a capture or a crowning, and by a man's
     move where *man_resets*; else one more."""
     if move.captured or move.crowns or (man_resets and pos.pieces(pos.turn)[0] >> move.path[0] & 1):
@@ -496,7 +495,7 @@ def _quiet_after(pos: Position, move: Move, quiet: int, man_resets: bool) -> int
 
 
 def push_plain(
-    pos: Position,
+    pos: P,
     moves: list[Sequence[str]],
     i: int,
     names: dict[str, int],
@@ -504,7 +503,7 @@ def push_plain(
     quiet: int,
     watch: bool,
     settings: tuple[bool, int, int],
-) -> tuple[Position, int, int, bool, list[Pushed]]:
+) -> tuple[P, int, int, bool, list[Pushed[P]]]:
     """The loop of Board.push_written: from moves[i] on, play each move written with two squares
     *names* knows while exactly one legal move goes between them, each key of a position reached
     counted in *history*. *settings*: whether a man's move resets the quiet count, the
@@ -514,7 +513,7 @@ def push_plain(
     the position before it, the quiet count before it, the key of the position after it.
     """
     man_resets, repetitions, quiet_limit = settings
-    records: list[Pushed] = []
+    records: list[Pushed[P]] = []
     n = len(moves)
     while i < n:
         move = _plain_move(pos, moves[i], names)
@@ -533,12 +532,12 @@ def push_plain(
 
 
 def check_plain(
-    pos: Position,
+    pos: P,
     moves: list[Sequence[str]],
     names: dict[str, int],
     settings: tuple[bool, int, int],
-    resolve: Callable[[Position, Sequence[str]], Move | None],
-) -> tuple[Position, int, int, int, int]:
+    resolve: Callable[[P, Sequence[str]], Move | None],
+) -> tuple[P, int, int, int, int]:
     """Board.push_written's loop from a new board at *pos* (seen once, no quiet ply yet),
     keeping no record: each move as push_plain plays it or along its full path
     (:func:`_written_move`), else the one legal move ``resolve(position, squares)`` gives
@@ -567,16 +566,16 @@ def check_plain(
 
 
 def line_rows(
-    pos: Position,
+    pos: P,
     moves: list[Sequence[str]],
     names: dict[str, int],
-    resolve: Callable[[Position, Sequence[str]], Move | None],
+    resolve: Callable[[P, Sequence[str]], Move | None],
     count: int,
     words: int,
     labels: Sequence[str],
     separator: str,
     keep: int,
-) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[Position]]:
+) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[P]]:
     """The first *count* moves of a checked main line played from *pos* (each as check_plain
     plays it, ``resolve`` giving the ones the loop does not know; None: it stops there) and what
     the database stores of them: the moves' short forms (move_texts), scan(positions, *words*,
@@ -628,28 +627,28 @@ def top_square(runs: list[str]) -> int:
 
 
 def line_rows_runs(
-    pos: Position,
+    pos: P,
     runs: list[str],
     names: dict[str, int],
-    resolve: Callable[[Position, Sequence[str]], Move | None],
+    resolve: Callable[[P, Sequence[str]], Move | None],
     count: int,
     words: int,
     labels: Sequence[str],
     separator: str,
     keep: int,
-) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[Position]]:
+) -> tuple[list[str], list[int], bytes, list[tuple[int, int, Counts]], Squares, list[P]]:
     """:func:`line_rows` over the moves of *runs* (:func:`run_moves`)."""
     moves = run_moves(runs, "line_rows_runs")
     return line_rows(pos, moves, names, resolve, count, words, labels, separator, keep)
 
 
 def check_runs(
-    pos: Position,
+    pos: P,
     runs: list[str],
     names: dict[str, int],
     settings: tuple[bool, int, int],
-    resolve: Callable[[Position, Sequence[str]], Move | None],
-) -> tuple[Position, int, int, int, int, int]:
+    resolve: Callable[[P, Sequence[str]], Move | None],
+) -> tuple[P, int, int, int, int, int]:
     """check_plain over the moves of *runs* (:func:`run_moves`); check_plain's result, then the
     number of moves."""
     moves = run_moves(runs, "check_runs")
