@@ -40,7 +40,7 @@ from pdn.cli.common import (
     say,
 )
 from pdn.cli.output import check_not_read, check_output_folder, fail, json_line, written
-from pdn.read.files import shown_name
+from pdn.read.files import STDIN_NAME, shown_name
 from pdn.rules.variants import Notation
 
 
@@ -169,7 +169,7 @@ def _in_folder(folder: Path, files: list[Path]) -> list[Path]:
     targets: dict[Path, str] = {}
     for path in files:
         name = shown_name(path)
-        target = folder / ("stdin.pdn" if name == "<stdin>" else Path(name).name)
+        target = folder / ("stdin.pdn" if name == STDIN_NAME else Path(name).name)
         if target in targets:
             fail(f"{targets[target]} and {name} would both be written to {target}: "
                  "annotate them into separate folders")  # fmt: skip

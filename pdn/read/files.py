@@ -23,6 +23,7 @@ from typing import BinaryIO
 from urllib.parse import quote, unquote
 
 STDIN = "-"
+STDIN_NAME = "<stdin>"  # stdin, spooled or not, as messages and reports name it
 _SPOOL = "pdn-spool-"
 
 
@@ -50,7 +51,7 @@ def shown_name(path: str | os.PathLike[str]) -> str:
     name (``<stdin>``), bytes of the name that are not UTF-8 written as ``\\xNN``."""
     text = os.fspath(path)
     if text == STDIN:
-        return "<stdin>"
+        return STDIN_NAME
     folder, name = os.path.split(text)
     if os.path.basename(folder).startswith(_SPOOL):
         return unquote(name)
@@ -82,7 +83,7 @@ def pdn_files(
     found: list[Path] = []
     for path in named:
         if str(path) == STDIN:
-            found.append(_spool(sys.stdin.buffer, "<stdin>") if spool else path)
+            found.append(_spool(sys.stdin.buffer, STDIN_NAME) if spool else path)
         elif path.is_dir():
             below: list[Path] = []
             trouble: list[FileProblem] = []
