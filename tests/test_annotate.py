@@ -57,12 +57,14 @@ def test_plain_games_are_annotated_from_the_kernels_runs_as_their_walk_annotates
     each_core: str,
 ) -> None:
     """A game of plain moves alone, fully played, is annotated from the kernel's runs of equal
-    material (no tree or board built): the text the annotator's walk writes, with each choice
-    of comments, for the first 400 games of corpus files of three variants and a file of
-    International games that end by a draw rule."""
+    material and its positions (no tree or board built): the text the annotator's walk writes,
+    with each choice of comments (a FEN every ply, every 7 with the material), for the first 400
+    games of corpus files of three variants and a file of International games that end by a
+    draw rule."""
     names = ["english/OCA_2.0.pdn", "russian/migo-World_Championship_1998.pdn",
              "italian/migo-ci98-fero.pdn", "international/wiegerw-PWCP_2a.pdn"]  # fmt: skip
-    choices = [Notes(), Notes(material=True), Notes(events=False, material=True)]
+    choices = [Notes(), Notes(material=True), Notes(events=False, material=True),
+               Notes(fen_every=1), Notes(fen_every=7, material=True)]  # fmt: skip
     plain, seen = 0, set()
     for name in names:
         for game in islice(read_games(corpus_dir() / name), 400):
@@ -70,12 +72,13 @@ def test_plain_games_are_annotated_from_the_kernels_runs_as_their_walk_annotates
             if _plain_notes(game, replay, Notes()) is None:
                 continue
             plain += 1
+            assert all(_plain_notes(game, replay, notes) is not None for notes in choices)
             fast = [annotated_text(game, replay, notes) for notes in choices]  # no tree built
             for notes, text in zip(choices, fast, strict=True):
                 walked = write_game(annotate(game, replay_game(game), notes))
                 assert text == walked, (name, game.source.line, notes)
                 for node in game.mainline():  # the walk's comments, for the next choice
                     node.comments_after.clear()
-                seen.update(re.findall(r"\{([a-z]+:?)", text))
+                seen.update(re.findall(r"\{([A-Za-z]+:?)", text))
     assert plain > 400  # the fast path taken (OCA_2.0.pdn: 396 of its first 400)
-    assert {"takes", "crowns", "game", "final", "material:"} <= seen
+    assert {"takes", "crowns", "game", "final", "material:", "FEN"} <= seen

@@ -115,28 +115,33 @@ def _plain_notes(
 ) -> tuple[list[str], dict[int, list[str]]] | None:
     """The moves of a game whose movetext is runs of plain moves alone, fully played, and the
     comments the annotator adds after them, by ply: found from the kernel's runs of equal
-    material (Replay.line_rows), with no tree or board built. None where the annotator walks
-    the game: other movetext, an error, or a FEN every N plies (positions wanted)."""
+    material and, for a FEN every N plies, its positions (Replay.line_rows), with no tree or
+    board built. None where the annotator walks the game: other movetext, or an error."""
     final, start = replay.final, replay.first_position
     runs = plain_runs(game, bare=True)
-    if notes.fen_every or replay.errors or final is None or start is None or runs is None:
+    if replay.errors or final is None or start is None or runs is None:
         return None
     moves = [word for run in runs for word in run.split() if not word.endswith(".")]
     plies = replay.plies
     if len(moves) != plies:
         return None
+    every = notes.fen_every
+    rows = replay.line_rows(0, plies + 1 if every else 0)  # every position, when FENs are asked
+    fens = range(every, plies + 1, every) if every else range(0)
     changed: dict[int, tuple[int, bool, Counts | None]] = {}  # ply: taken, a crowning, material
-    for (_, _, before), (ply, _, counts) in pairwise(replay.line_rows(0, 0).runs):
+    for (_, _, before), (ply, _, counts) in pairwise(rows.runs):
         white = (start.turn == WHITE) == (ply % 2 == 1)  # the mover
         mine, theirs = (0, 2) if white else (2, 0)
         taken = before[theirs] + before[theirs + 1] - counts[theirs] - counts[theirs + 1]
         changed[ply] = (taken, counts[mine + 1] > before[mine + 1], counts)
     ending = replay.ending.ply if replay.ending is not None else None
     after: dict[int, list[str]] = {}
-    for ply in sorted({*changed, *(p for p in (ending, plies) if p)}):
+    for ply in sorted({*changed, *fens, *(p for p in (ending, plies) if p)}):
         taken, crowns, material = changed.get(ply) or (0, False, None)
         last = final if ply == plies else None
         added = _events(notes, replay, ply, taken, crowns, material, last)
+        if ply in fens:
+            added.append(f"FEN {to_fen(rows.first[ply])}")
         if added:
             after[ply] = added
     return moves, after
