@@ -179,6 +179,8 @@ def illegal_reason(pos: Position, squares: Sequence[str], moves: list[Move]) -> 
     variant), the start holds no piece of the side to move, the end is taken; else only
     "illegal move"."""
     g = pos.geometry
+    if not squares:  # a word that names no square ("zzz", "--")
+        return "illegal move: no square written"
     try:
         start, end = g.parse_square(squares[0]), g.parse_square(squares[-1])
     except SquareError:  # a short form (Russian "fe3" names a file): nothing more to say

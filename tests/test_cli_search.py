@@ -116,6 +116,8 @@ def test_filter_drops_duplicates(tmp_path: Path) -> None:
         ["--pattern", "X12"],
         ["--moves", "11-15"],  # no --variant
         ["-v", "english", "--moves", "11-16 11-16"],
+        ["-v", "english", "--moves", "zzz"],  # no square: a traceback (IndexError) before
+        ["-v", "english", "--moves", "11-15 --"],
         ["--aliases", "no/such/file.csv"],
         ["--drop-duplicates", "some"],
         ["--to", "xml"],
@@ -126,6 +128,13 @@ def test_filter_drops_duplicates(tmp_path: Path) -> None:
 def test_filter_usage_errors(options: list[str]) -> None:
     code, _, err = run("filter", str(HAND), *options)
     assert code == 2 and err.startswith("pdn: ") and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("command", ["query", "explore"])
+def test_a_word_that_names_no_square_is_a_usage_error(db: str, command: str) -> None:
+    """(An IndexError's traceback before: the reason for an illegal move read its first square.)"""
+    code, _, err = run(command, "--db", db, "-v", "english", "--moves", "11-15 foo")
+    assert (code, err) == (2, "pdn: move 2 (foo) in english: illegal move: no square written\n")
 
 
 def test_players(db: str, tmp_path: Path) -> None:
