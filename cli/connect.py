@@ -15,11 +15,12 @@ if TYPE_CHECKING:
     from pdn.db.store import ImportStats
 
 
-def open_db(db: str, create: bool = False) -> Engine:
-    """The database, made if *create*, else opened read-only; one line and exit 2 (refused) or
-    1 (unavailable) when it cannot be used."""
+def open_db(db: str, create: bool = False, existing: bool = False) -> Engine:
+    """The database, made if *create*, opened to write if *existing* (it must hold games), else
+    opened read-only; one line and exit 2 (refused) or 1 (unavailable) when it cannot be used."""
+    write = create or existing
     try:
-        return open_database(db, create=create, readonly=not create)
+        return open_database(db, create=write, readonly=not write, existing=existing)
     except DatabaseUnavailable as exc:
         fail(str(exc), 1)
     except DatabaseRefused as exc:

@@ -156,7 +156,7 @@ def _analyse_stored(db: str, engine: str, limit: Limit, workers: int, output: Pa
     from pdn.cli.connect import open_db
     from pdn.db.analysis import Stored, analyse_stored
 
-    database, stored = open_db(db, create=True), Stored()
+    database, stored = open_db(db, existing=True), Stored()
     errors = _written_all(analyse_stored(database, engine, limit, workers, stored), output, report)
     say(f"{stored.games} games analysed, {stored.added_games} stored ({stored.rows} moves)",
         err=True)  # fmt: skip

@@ -166,13 +166,18 @@ def _postgresql(url: URL, readonly: bool) -> Engine:
     return engine
 
 
-def open_database(db: str = DEFAULT_DB, create: bool = True, readonly: bool = False) -> Engine:
+def open_database(
+    db: str = DEFAULT_DB, create: bool = True, readonly: bool = False, existing: bool = False
+) -> Engine:
     """An engine on *db* (a path or URL), with the schema checked, or made when the database is
-    empty and *create* is true. *readonly*: for commands that only read (implies not create)."""
+    empty and *create* is true. *readonly*: for commands that only read (implies not create).
+    *existing*: for commands that write to the games stored (the database is brought up to date
+    as *create* does, but never made)."""
     create = create and not readonly
     url = database_url(db)
     path = url.database if url.get_backend_name() == "sqlite" and "uri" not in url.query else None
-    if path and path != ":memory:" and not create and not Path(path).exists():
+    there = path and path != ":memory:" and Path(path).exists()
+    if path and path != ":memory:" and (existing or not create) and not there:
         raise DatabaseRefused(f"{path}: no such database (import some games first)")
     if path and path != ":memory:" and not readonly and Path(path).exists():
         folder = Path(path).absolute().parent  # where SQLite keeps its write-ahead log
@@ -180,7 +185,7 @@ def open_database(db: str = DEFAULT_DB, create: bool = True, readonly: bool = Fa
             raise DatabaseRefused(f"{path}: cannot be written (read-only)")
     engine = connect(db, readonly)
     try:
-        meta = _prepare(engine, db, create)
+        meta = _prepare(engine, db, create, existing)
     except DBAPIError as exc:
         engine.dispose()
         raise _refusal(db, exc, engine.dialect.name) from None
@@ -212,21 +217,22 @@ def open_database(db: str = DEFAULT_DB, create: bool = True, readonly: bool = Fa
     return engine
 
 
-def _prepare(engine: Engine, db: str, create: bool) -> dict[str, str]:
+def _prepare(engine: Engine, db: str, create: bool, existing: bool) -> dict[str, str]:
     """The facts of the database; its tables and facts made first, in one transaction, when it
-    has none and *create* is true (a run killed while making them leaves an empty database)."""
+    has none and *create* is true, not *existing* (a run killed while making them leaves an
+    empty database)."""
     if not create:
         with engine.connect() as conn:
-            return _facts(conn, db, False)
+            return _facts(conn, db, False, existing)
     with engine.begin() as conn:  # SQLite: BEGIN IMMEDIATE, so makers queue
         if conn.dialect.name == "postgresql":
             conn.execute(select(func.pg_advisory_xact_lock(_CREATE_LOCK)))
-        return _facts(conn, db, True)
+        return _facts(conn, db, True, existing)
 
 
-def _facts(conn: Connection, db: str, create: bool) -> dict[str, str]:
+def _facts(conn: Connection, db: str, create: bool, existing: bool) -> dict[str, str]:
     tables = set(inspect(conn).get_table_names())
-    if not tables and create:
+    if not tables and create and not existing:
         Base.metadata.create_all(conn)
         conn.execute(
             insert(Meta),

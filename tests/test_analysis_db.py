@@ -189,3 +189,16 @@ def test_the_stored_games_judged_as_their_files_are(
         assert a.execute(rows).fetchall() == b.execute(rows).fetchall()
     again = CliRunner().invoke(app, ["analyse", "--db", str(db), "--depth", "2"])
     assert again.exit_code == 0 and "0 games analysed" in again.stderr
+
+
+def test_the_stored_games_of_no_database_are_refused(tmp_path: Path) -> None:
+    """`pdn analyse --db DB` alone judges games already stored: a path that names no database,
+    or an empty one, is one line and exit 2, and no database is made (a mistyped name made an
+    empty one and reported 0 games analysed)."""
+    missing, empty = tmp_path / "typo.db", tmp_path / "empty.db"
+    empty.touch()
+    for db, said in ((missing, "no such database"), (empty, "the database is empty")):
+        done = CliRunner().invoke(app, ["analyse", "--db", str(db), "--depth", "1"])
+        assert done.exit_code == 2, done.output
+        assert done.stderr == f"pdn: {db}: {said} (import some games first)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
