@@ -128,11 +128,12 @@ def store_analyses(
 
 
 def _stored_judged(
-    item: tuple[int, str, str, str, str], engine: str, limit: Limit
+    item: tuple[int, str, str, int, int, str, str], engine: str, limit: Limit
 ) -> tuple[int, Analysed]:
-    """A stored game (id, text, file, variant, rules) read, replayed and judged."""
-    gid, text, path, variant, rules = item
-    game = read_string(text, path)[0]
+    """A stored game (id, text, file, line and index there, variant, rules) read, replayed and
+    judged."""
+    gid, text, path, line, index, variant, rules = item
+    game = read_string(text, path, line, index - 1)[0]  # (games.file_index counts from 1)
     replay = None
     if game.syntax_error is None:
         replay = replay_game(game, get_variant(variant), rules if rules in RULE_SETS else "seed")
@@ -157,7 +158,15 @@ def analyse_stored(
         AnalysisRow.engine == label, AnalysisRow.limit == limit_text(limit)
     )
     query = (
-        select(GameRow.id, GameRow.pdn, SourceFile.path, GameRow.variant, GameRow.rules)
+        select(
+            GameRow.id,
+            GameRow.pdn,
+            SourceFile.path,
+            GameRow.line,
+            GameRow.file_index,
+            GameRow.variant,
+            GameRow.rules,
+        )
         .join(SourceFile, SourceFile.id == GameRow.file_id)
         .where(GameRow.variant.is_not(None), GameRow.id.not_in(judged))
         .order_by(GameRow.place)

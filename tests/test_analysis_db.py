@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import table_digests
+from conftest import corpus_dir, table_digests
 from pdn.cli.app import app
 from pdn.db.analysis import player_accuracy
 from pdn.db.connection import DatabaseRefused, open_database
@@ -67,6 +67,8 @@ def test_every_judged_move_is_a_row(analysed: tuple[Path, Path, list[dict[str, o
          marks.count("mistake"))
     ]  # fmt: skip
     assert len(moves) == sum(r["plies"] for r in report) > 900  # type: ignore[misc]
+    # games numbered from 1, as validate, list and query number them (from 0 before)
+    assert [(r["index"], r["line"]) for r in report[:3]] == [(1, 1), (2, 13), (3, 26)]
 
 
 def test_again_changes_nothing_and_another_limit_stands_beside(tmp_path: Path, db: str) -> None:
@@ -202,3 +204,17 @@ def test_the_stored_games_of_no_database_are_refused(tmp_path: Path) -> None:
         assert done.exit_code == 2, done.output
         assert done.stderr == f"pdn: {db}: {said} (import some games first)\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
+
+
+def test_the_stored_games_problems_stand_at_their_lines_in_the_file(tmp_path: Path) -> None:
+    """A stored game judged from the database names the line of its file where it stopped, as
+    judging the file does (the stored text was read again from line 1: ":1:1:" before)."""
+    pdn = corpus_dir() / "international" / "wiegerw-FAIL-Cat.C1.pdn"
+    db = tmp_path / "c1.db"
+    _run("import", str(pdn), "--db", str(db))
+    args = ["--depth", "1", "-o", str(tmp_path / "o.pdn")]
+    from_file = CliRunner().invoke(app, ["analyse", str(pdn), *args])
+    from_db = CliRunner().invoke(app, ["analyse", "--db", str(db), *args])
+    problem = f"{pdn}:611:1: analysed up to ply 0: 36x27: illegal move"
+    assert from_file.exit_code == from_db.exit_code == 1  # a game not analysed to its end
+    assert from_file.stderr.splitlines() == from_db.stderr.splitlines()[:1] == [problem]

@@ -312,7 +312,7 @@ class Analysed:
 def analyse_game(game: Game, replay: Replay | None, engine: str, limit: Limit) -> Analysed:
     """One game analysed with the engine *engine* names (opened for it and closed after), as
     PDN text and a report line (a game that did not parse is written as read)."""
-    where = {"file": game.source.file, "line": game.source.line, "index": game.source.index,
+    where = {"file": game.source.file, "line": game.source.line, "index": game.source.index + 1,
              "white": game.white, "black": game.black}  # fmt: skip
     if replay is None:
         bad = game.syntax_error

@@ -458,8 +458,9 @@ def read_file(source: PdnSource) -> ReadResult:
     return result
 
 
-def read_string(text: str, file: str = "<string>") -> list[Game]:
-    r"""The games of PDN text.
+def read_string(text: str, file: str = "<string>", line: int = 1, index: int = 0) -> list[Game]:
+    r"""The games of PDN text; *line* and *index* (0-based) are where its first game stands in
+    *file* (a stored game's text read again: its errors at their lines in the file).
 
     >>> [game] = read_string('[White "Wyllie, J."]\n[Black "Moorhead, W."]\n1. 11-15 24-20 0-1\n')
     >>> game.white, game.black, game.result, game.ply_count()
@@ -469,7 +470,7 @@ def read_string(text: str, file: str = "<string>") -> list[Game]:
     """
     limit = game_size_limit()
     opened = _Opened(file, "bytes", string_lines(text, limit), _nothing, _yes)
-    return list(_read(opened, None, False, None, limit))
+    return list(_read(opened, None, False, Span(0, len(text), line, "bytes", index), limit))
 
 
 def _nothing() -> None:
