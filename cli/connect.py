@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from pdn.cli.common import fail
+from pdn.cli.common import fail, say
 from pdn.db.connection import DatabaseRefused, DatabaseUnavailable, masked, open_database, shown
 
 if TYPE_CHECKING:
     from pdn.db.store import ImportStats
+    from pdn.read.files import FileProblem
 
 
 def open_db(db: str, create: bool = False, existing: bool = False) -> Engine:
@@ -34,14 +35,22 @@ def db_reason(exc: BaseException, db: str) -> str:
     return masked(lines[0] if lines else type(orig).__name__, db)
 
 
-def import_into(db: str, files: list[Path]) -> ImportStats:
+def import_into(db: str, files: list[Path]) -> tuple[ImportStats, int]:
     """*files* imported into a new database *db* (temporary) for a command that reads them
-    from there; a database or file error (a full disk) is one line naming *db*, exit 1."""
+    from there, and how many could not be read or held no game (each told on stderr); a
+    database or file error (a full disk) is one line naming *db*, exit 1."""
     from pdn.db.store import import_paths
+
+    problems: list[FileProblem] = []
+
+    def tell(problem: FileProblem) -> None:
+        problems.append(problem)
+        say(str(problem), err=True)
 
     engine = open_db(db, create=True)
     try:
-        return import_paths(engine, files, vacuum=False)  # read once, then gone
+        stats = import_paths(engine, files, vacuum=False, on_problem=tell)  # read once, then gone
+        return stats, len(problems)
     except (OSError, SQLAlchemyError) as exc:
         fail(f"{shown(db)}: import stopped: {db_reason(exc, db)}", 1)
     finally:

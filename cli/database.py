@@ -132,14 +132,27 @@ def explore(
 
 
 def _is_database(sources: list[str]) -> bool:
+    """Whether the one source is a database: a URL, a .db or .sqlite name, or a file that
+    starts as every SQLite database does (a database named otherwise was read as PDN, which
+    found no game in it)."""
     first = sources[0]
-    return len(sources) == 1 and ("://" in first or first.endswith((".db", ".sqlite")))
+    if len(sources) != 1:
+        return False
+    if "://" in first or first.endswith((".db", ".sqlite")):
+        return True
+    try:
+        with open(first, "rb") as fh:
+            return fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:  # a folder, or no such file: the reader says so
+        return False
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of an SQLite database file
+SOURCES_HELP = "A database (a URL, or an SQLite file of any name), or PDN files and folders."
 
 
 def duplicates(
-    sources: Annotated[
-        list[str], typer.Argument(help="A database (file.db or URL), or PDN files and folders.")
-    ],
+    sources: Annotated[list[str], typer.Argument(help=SOURCES_HELP)],
     by: Annotated[
         Same,
         typer.Option(
@@ -172,9 +185,7 @@ def duplicates(
 
 
 def report(
-    sources: Annotated[
-        list[str], typer.Argument(help="A database (file.db or URL), or PDN files and folders.")
-    ],
+    sources: Annotated[list[str], typer.Argument(help=SOURCES_HELP)],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file.")],
     openings: OpeningsOpt = None,
 ) -> None:
@@ -189,10 +200,14 @@ def report(
     with tempfile.TemporaryDirectory() as tmp:
         check_inputs([Path(s) for s in sources])
         db = str(Path(tmp) / "report.db")
-        import_into(db, [Path(s) for s in sources])
+        stats, problems = import_into(db, [Path(s) for s in sources])
+        if not stats.games:  # nothing to report on: no page (the files told of above)
+            raise typer.Exit(1)
         engine = open_db(db)
         _write_report(engine, db, f"Archive report: {', '.join(sources)}", output, names)
         engine.dispose()
+    if problems:
+        raise typer.Exit(1)
 
 
 def _write_report(engine: Engine, db: str, title: str, output: Path, names: OpeningNames) -> None:

@@ -49,7 +49,7 @@ def serve(
             except MissingPathError as exc:
                 fail(str(exc))
             source = str(Path(tmp) / "serve.db")
-            stats = import_into(source, files)
+            stats, _ = import_into(source, files)  # (the files not read told, not fatal)
             say(f"imported {stats.games} games from {stats.files} files", err=True)
             title = ", ".join(str(p) for p in paths)
         else:

@@ -51,3 +51,36 @@ def test_page_renders_in_chromium(page: Path, tmp_path: Path) -> None:
         capture_output=True, timeout=120, check=True,
     )  # fmt: skip
     assert shot.stat().st_size > 10_000
+
+
+def test_a_database_named_otherwise_is_read_as_a_database(tmp_path: Path) -> None:
+    """An SQLite file is known by its first bytes, whatever its name: `report` and
+    `duplicates` read it as the database it is (they read it as PDN, found no game, and wrote a
+    report of 0 games with exit 0)."""
+    db = tmp_path / "games.sqlite3"
+    runner = CliRunner()
+    copies = [tmp_path / "a.pdn", tmp_path / "b.pdn"]
+    for copy in copies:
+        copy.write_bytes((SAMPLES / "english-oca-first20.pdn").read_bytes())
+    assert runner.invoke(app, ["import", *map(str, copies), "--db", str(db)]).exit_code == 0
+    out = tmp_path / "r.html"
+    done = runner.invoke(app, ["report", str(db), "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    assert ">20<" in out.read_text("utf-8")  # the games counted
+    done = runner.invoke(app, ["duplicates", str(db)])
+    assert (done.exit_code, done.stderr) == (0, "20 groups, 40 games\n")
+
+
+def test_files_without_games_make_no_report(tmp_path: Path) -> None:
+    """Files with no game are told on stderr as import tells them; with no game at all there is
+    no page (an empty one, exit 0, before), and with some, the page and exit 1."""
+    empty = tmp_path / "empty.pdn"
+    empty.write_bytes(b"")
+    out = tmp_path / "r.html"
+    done = CliRunner().invoke(app, ["report", str(empty), "-o", str(out)])
+    assert (done.exit_code, done.stderr) == (1, f"{empty}: no games found\n")
+    assert not out.exists()
+    sample = str(SAMPLES / "english-oca-first20.pdn")
+    done = CliRunner().invoke(app, ["report", str(empty), sample, "-o", str(out)])
+    assert (done.exit_code, done.stderr) == (1, f"{empty}: no games found\nwrote {out}\n")
+    assert out.exists()
