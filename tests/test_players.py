@@ -86,10 +86,11 @@ def test_player_counts_once_per_game() -> None:
 
 def test_alias_file(tmp_path: Path) -> None:
     path = tmp_path / "names.csv"
-    path.write_text('alias,name\nT. Sijbrands,"Sijbrands, Ton"\nsijbrands,t.,"Sijbrands, Ton"\n'
+    path.write_text('alias,name\nT. Sijbrands,"Sijbrands, Ton"\n"sijbrands, t.","Sijbrands, Ton"\n'
                     "\n", encoding="utf-8")  # fmt: skip
     aliases = Aliases.load(path)
     assert aliases.name("T.  SIJBRANDS") == "Sijbrands, Ton"  # case and spaces do not matter
+    assert aliases.name("Sijbrands, T.") == "Sijbrands, Ton"
     assert aliases.name("Sijbrands, Ton") == "Sijbrands, Ton"
     assert aliases.name("Wiersma") == "Wiersma"
     written = ["T. Sijbrands", "Sijbrands, Ton", "Sijbrands", "Wiersma, Harm"]
@@ -98,7 +99,9 @@ def test_alias_file(tmp_path: Path) -> None:
 
 def test_alias_file_errors(tmp_path: Path) -> None:
     for text, where in (("name,alias\nA,B\n", ":1:"), ("alias,name\nA\n", ":2:"),
-                        ("alias,name\nA,\n", ":2:")):  # fmt: skip
+                        ("alias,name\nA,\n", ":2:"),  # an unquoted "Last, First" below
+                        ("alias,name\nA,B\nSijbrands,T.,Sijbrands, Ton\n", ":3: 4 fields"),
+                        ):  # fmt: skip
         path = tmp_path / "bad.csv"
         path.write_text(text, encoding="utf-8")
         with pytest.raises(AliasError, match=where):

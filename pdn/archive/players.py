@@ -167,6 +167,11 @@ class Aliases:
                 continue
             if len(row) < 2 or not row[0].strip() or not row[1].strip():
                 raise AliasError(f"{path}:{line}: expected an alias and a name")
+            if any(c.strip() for c in row[2:]):  # an unquoted "Last, First" read as two fields
+                raise AliasError(
+                    f"{path}:{line}: {len(row)} fields where an alias and a name are two "
+                    '(quote a name that holds a comma: "Sijbrands, Ton")'
+                )
             pairs.append((row[0], row[1]))
         return cls(pairs)
 
