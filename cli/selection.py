@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from pdn.archive.criteria import Criteria
+from pdn.archive.criteria import RESULT_WORDS, Criteria
 from pdn.archive.judgement import side_checked
 from pdn.archive.players import AliasError, Aliases
 from pdn.archive.selection import SpecError, parse_material, parse_pattern
@@ -37,12 +37,24 @@ SiteOpt = Annotated[str | None, typer.Option(help="Site contains this (=NAME: is
 SelectVariantOpt = Annotated[
     str | None, typer.Option("--variant", "-v", help="Games (replayed) under this variant.")
 ]
+
+
+def _result(value: str | None) -> str | None:
+    """A --result: a word of RESULT_WORDS, else a result as written; a word of letters alone
+    that is none of the words is a misspelling (it matched no game, and said nothing)."""
+    word = (value or "").strip().lower()
+    if word.isalpha() and word not in RESULT_WORDS:
+        fail(f"--result {value!r}: give {', '.join(RESULT_WORDS)}, or a result as written (1-0)")
+    return value
+
+
 ResultOpt = Annotated[
     str | None,
     typer.Option(
         help="white, black, draw or unknown (no result), each game's result read for its "
         "variant (in English Black moves first and 1-0 is a Black win); first or second (the "
         "side that moves first won, or the other); or a result as written (1-0).",
+        callback=_result,
     ),
 ]
 DateFromOpt = Annotated[int | None, typer.Option(help="The Date tag's year is this or later.")]

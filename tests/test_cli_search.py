@@ -118,6 +118,7 @@ def test_filter_drops_duplicates(tmp_path: Path) -> None:
         ["-v", "english", "--moves", "11-16 11-16"],
         ["-v", "english", "--moves", "zzz"],  # no square: a traceback (IndexError) before
         ["-v", "english", "--moves", "11-15 --"],
+        ["--result", "whit"],  # a misspelling matched no game, with exit 0, before
         ["--aliases", "no/such/file.csv"],
         ["--drop-duplicates", "some"],
         ["--to", "xml"],
@@ -135,6 +136,18 @@ def test_a_word_that_names_no_square_is_a_usage_error(db: str, command: str) -> 
     """(An IndexError's traceback before: the reason for an illegal move read its first square.)"""
     code, _, err = run(command, "--db", db, "-v", "english", "--moves", "11-15 foo")
     assert (code, err) == (2, "pdn: move 2 (foo) in english: illegal move: no square written\n")
+
+
+@pytest.mark.parametrize(
+    "command", [["query", "--count"], ["explore", "-v", "english"], ["stats", "draws"]]
+)
+def test_a_misspelt_result_is_a_usage_error(db: str, command: list[str]) -> None:
+    code, _, err = run(*command, "--db", db, "--result", "whit")
+    assert code == 2
+    assert err == ("pdn: --result 'whit': give white, black, draw, unknown, first, second, "
+                   "or a result as written (1-0)\n")  # fmt: skip
+    assert run(*command, "--db", db, "--result", "White")[0] == 0  # a word, any case
+    assert run(*command, "--db", db, "--result", "1/2-1/2")[0] in (0, 1)  # as written
 
 
 def test_players(db: str, tmp_path: Path) -> None:
