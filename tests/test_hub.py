@@ -15,7 +15,7 @@ import pytest
 
 from conftest import dame_hub
 from pdn.board import Board
-from pdn.engine import EngineError, HubEngine, Limit, Score
+from pdn.engine import EngineError, HubEngine, Limit, Score, hub
 from pdn.engine.hub import (
     board_tail,
     hub_move,
@@ -48,6 +48,8 @@ FAKE = textwrap.dedent(
     for line in sys.stdin:
         word = line.split()[0] if line.split() else ""
         if word == "hub":
+            if mode == "mute":
+                time.sleep(3600)
             print("id name=fake version=1", flush=True)
             if mode == "frisian":
                 print('param name=variant value=normal type=enum values="normal frisian"')
@@ -198,6 +200,15 @@ def test_failing_engine_is_one_error(fake: Fake, mode: str, message: str) -> Non
         engine.analyse(Board("international"), Limit(time=5))
     engine.close()
     assert _gone(pid)
+
+
+def test_an_engine_that_never_answers_hub_is_named_so(
+    fake: Fake, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(It said "no the answer to hub" before.)"""
+    monkeypatch.setattr(hub, "STARTUP", 0.3)
+    with pytest.raises(EngineError, match=r"no answer to hub within 0\.3 s: the engine hangs"):
+        HubEngine(fake("mute"))
 
 
 def test_silent_engine_fails_within_limit_and_grace(fake: Fake) -> None:

@@ -290,7 +290,7 @@ class HubEngine(Closing):
     def _handshake(self) -> None:
         self._send("hub")
         deadline = time.monotonic() + STARTUP
-        for command, args in self._answers(deadline, "the answer to hub"):
+        for command, args in self._answers(deadline, "answer to hub"):
             if command == "wait":
                 break
             if command == "id":
