@@ -15,8 +15,9 @@ from pdn.notation import MoveForm, move_text
 from pdn.read.movetext import make_move
 from pdn.render.diagram import svg_diagram
 from pdn.replay import candidates
+from pdn.rules.draw import Termination, ending_text
 from pdn.rules.fen import FenError, parse_fen
-from pdn.rules.geometry import SquareError
+from pdn.rules.geometry import WHITE, SquareError
 from pdn.rules.position import Duplicates, Position, perft
 from pdn.rules.variants import Variant
 
@@ -51,6 +52,9 @@ def moves(
     texts = sorted((move_text(pos, m, MoveForm.FULL) for m in legal), key=_square_order)
     for text in texts:
         say(text)
+    if not texts:  # stdout stays empty for scripts (spec/rules.md: with no legal move, one loses)
+        side = "White" if pos.turn == WHITE else "Black"
+        say(f"pdn: {ending_text(Termination.WIN)} ({side} to move)", err=True)
 
 
 def _square_order(text: str) -> list[tuple[int, str]]:

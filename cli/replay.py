@@ -65,6 +65,8 @@ def replay_command(
     """Show a game: the board after a ply with its square numbers, the side to move, the FEN,
     the marked move list, comments and how it ended."""
     check_inputs([file])
+    if file.is_dir():
+        fail(f"{file}: a folder, where a PDN file is expected")
     if svg:
         check_output_folder(svg)
     if interactive and not (sys.stdin.isatty() and sys.stdout.isatty()):

@@ -176,12 +176,14 @@ def open_database(
     create = create and not readonly
     url = database_url(db)
     path = url.database if url.get_backend_name() == "sqlite" and "uri" not in url.query else None
-    there = path and path != ":memory:" and Path(path).exists()
-    if path and path != ":memory:" and (existing or not create) and not there:
+    file = Path(path) if path and path != ":memory:" else None  # an SQLite file
+    if file is not None and file.is_dir():  # (SQLite says "disk I/O error")
+        raise DatabaseRefused(f"{path}: a folder, not a database")
+    if file is not None and (existing or not create) and not file.exists():
         raise DatabaseRefused(f"{path}: no such database (import some games first)")
-    if path and path != ":memory:" and not readonly and Path(path).exists():
-        folder = Path(path).absolute().parent  # where SQLite keeps its write-ahead log
-        if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK | os.X_OK):
+    if file is not None and not readonly and file.exists():
+        folder = file.absolute().parent  # where SQLite keeps its write-ahead log
+        if not os.access(file, os.W_OK) or not os.access(folder, os.W_OK | os.X_OK):
             raise DatabaseRefused(f"{path}: cannot be written (read-only)")
     engine = connect(db, readonly)
     try:

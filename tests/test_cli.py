@@ -44,6 +44,15 @@ def test_moves_default_start_position() -> None:
     assert out.split() == ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
 
 
+def test_moves_of_a_side_that_cannot_move() -> None:
+    """Nothing on stdout, and on stderr the ending (spec/rules.md: a player with no legal move
+    on their turn loses); it printed nothing at all before. Black's man on 28 is blocked by
+    White's on 32."""
+    code, out, err = run("moves", "-v", "english", "--fen", "B:W32:B28")
+    assert (code, out) == (0, "")
+    assert err == "pdn: won: the side to move has no legal move (Black to move)\n"
+
+
 def test_moves_keep_duplicates() -> None:
     fen = "W:WK4:B13,20,32,37"
     assert (
@@ -76,6 +85,8 @@ def test_usage_errors_exit_2_with_one_line() -> None:
         ("moves", "--variant", "english", "--fen", "X:W1"),
         ("moves", "--variant", "english", "--duplicates", "maybe"),
         ("list", "no/such/file.pdn"),
+        ("replay", str(SAMPLES)),  # a folder (exit 1 before)
+        ("query", "--db", str(SAMPLES), "--count"),  # a folder ("disk I/O error", exit 1)
     ):
         code, _, err = run(*args)
         assert code == 2, args
