@@ -44,9 +44,9 @@ def import_command(
     stored again; re-importing adds nothing; resumable. Into PostgreSQL, several workers
     (--workers, --cluster) write their games themselves."""
     check_inputs(paths)
-    engine = open_db(db, create=True)
     try:
         with pipeline_run("importing", paths, variant, workers, cluster) as run:
+            engine = open_db(db, create=True)  # made once the options are found right
             phase = run.progress.phase if isinstance(run.progress, BarProgress) else None
             stats = import_paths(engine, run.files, variant, rules, run.runner, run.progress,
                                  candidates=candidates, on_problem=run.problem,

@@ -93,6 +93,17 @@ def test_usage_errors_exit_2_with_one_line() -> None:
         assert len(err.strip().splitlines()) == 1 and err.startswith("pdn: "), (args, err)
 
 
+def test_an_import_refused_for_its_options_makes_no_database(tmp_path: Path) -> None:
+    """(It left an empty database file behind.)"""
+    db = tmp_path / "games.db"
+    sample = str(SAMPLES / "english-oca-first20.pdn")
+    for options in (["-v", "nosuch"], ["--workers", "2", "--cluster", "local:2"],
+                    ["--cluster", "nonsense"]):  # fmt: skip
+        code, _, err = run("import", sample, "--db", str(db), *options)
+        assert code == 2 and err.startswith("pdn: "), (options, err)
+        assert list(tmp_path.iterdir()) == [], options
+
+
 def test_list_samples_json() -> None:
     code, out, err = run("list", str(SAMPLES), "--json")
     rows = [json.loads(line) for line in out.splitlines()]
