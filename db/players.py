@@ -9,7 +9,7 @@ import pandas as pd
 from sqlalchemy import Engine, func, literal, select, union, union_all
 
 from pdn.archive.criteria import text_matches
-from pdn.archive.players import Aliases
+from pdn.archive.players import NO_NAME, Aliases
 from pdn.db.questions import QuestionError, _result_where, _top, scores
 from pdn.db.schema import GameRow
 from pdn.rules.variants import get_variant
@@ -18,7 +18,6 @@ PLAYER_COLUMNS = [
     "player", "games", "won_white", "drew_white", "lost_white", "won_black", "drew_black",
     "lost_black", "no_result", "score", "draw_rate",
 ]  # fmt: skip
-_NO_NAME = ("", "?", "-", "*")
 
 
 def player_names(engine: Engine) -> Counter[str]:
@@ -59,7 +58,7 @@ def player_stats(
     with engine.connect() as conn:
         rows = pd.read_sql(select(*keys, func.count().label("n")).group_by(*keys), conn)
     name = (aliases or Aliases()).name
-    rows = rows[rows["player"].notna() & ~rows["player"].str.strip().isin(_NO_NAME)].copy()
+    rows = rows[rows["player"].notna() & ~rows["player"].str.strip().isin(NO_NAME)].copy()
     rows["player"] = rows["player"].map(name)
     if player:
         rows = rows[[text_matches(p, player) for p in rows["player"]]]

@@ -42,7 +42,7 @@ from sqlalchemy.sql.util import ClauseAdapter
 from pdn.archive.ballots import three_move_ballots
 from pdn.archive.criteria import RESULT_WORDS, Criteria
 from pdn.archive.openings import OpeningNames, OpeningsError, play_moves
-from pdn.archive.players import Aliases
+from pdn.archive.players import NO_NAME, Aliases
 from pdn.archive.selection import Pattern
 from pdn.db.analysis import judged_conditions
 from pdn.db.names import player_condition, text_condition
@@ -642,7 +642,9 @@ def result_stats(
     keys = [by]
     if by == "player":  # each game counts for both of its players
         t = _tallied(PLAYER_TALLIES, result)
-        query = select(t.c.player, *_results(t)).group_by(t.c.player).having(_some(t))
+        named = t.c.player.is_not(None) & func.trim(t.c.player).not_in(NO_NAME)  # as players
+        query = select(t.c.player, *_results(t)).where(named).group_by(t.c.player)
+        query = query.having(_some(t))
         with engine.connect() as conn:
             frame = pd.read_sql(query, conn)
         if aliases:  # the counts of the names of one player added up

@@ -164,3 +164,10 @@ def test_draws_by_player_under_aliases(hand_db: Engine) -> None:
         5, 1, 2, 33.3,
     ]  # fmt: skip
     assert "J. Wyllie" not in frame.index and "Wyllie" not in frame.index
+
+
+def test_draws_by_player_leave_out_what_names_no_player(hand_db: Engine) -> None:
+    """The players of `stats draws --by player` are those of `stats players`: a "?" White was
+    a player of its own, with every game it stood for."""
+    assert "?" in player_names(hand_db)
+    assert set(draw_stats(hand_db, "player")["player"]) == set(player_stats(hand_db)["player"])

@@ -76,14 +76,17 @@ class NameGroup:
         return self.variants[0][0]
 
 
+NO_NAME = ("", "?", "-", "*")  # a White or Black tag that names no player (stripped)
+
+
 def group_names(counts: Mapping[str, int]) -> list[NameGroup]:
     """Names grouped by surname and initials, most games first. Names whose initials begin the
     initials of exactly one longer group of the same surname join it ("Reed, J." joins "Reed,
     J.P." unless there is a "Reed, J.E." too; "Wyllie" joins "Wyllie, J."); names that are
-    empty or "?" are left out."""
+    name no player (NO_NAME) are left out."""
     groups: dict[tuple[str, str], NameGroup] = {}
     for name, n in counts.items():
-        if not name.strip() or name.strip() in ("?", "-", "*"):
+        if name.strip() in NO_NAME:
             continue
         key = name_key(name)
         groups.setdefault(key, NameGroup(key)).variants.append((name, n))
