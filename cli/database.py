@@ -76,6 +76,8 @@ def query(
     criterion selects as in pdn filter: text filters match any part of the value, case aside,
     every character as typed; with * the value must match the whole pattern (--white "Wyl*":
     White starts with Wyl); after = the text is the whole value (--event "=Open")."""
+    if count and (fmt or output):  # as pdn filter says it
+        fail("--count only counts: it takes no --format or --output")
     if output:
         check_output(output)
     where = GameFilter(**selection.criteria(), distinct_moves=distinct_moves)  # type: ignore[arg-type]

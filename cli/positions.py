@@ -93,6 +93,8 @@ def diagram(
     """Draw a position as SVG, with the variant's numbering and an arrow for a move."""
     if output:
         check_output(output)
+        if output.suffix and output.suffix.lower() != ".svg":  # (d.png held SVG text)
+            fail(f"{output}: a diagram is SVG; name the file .svg")
     pos = position_of(variant_named(variant), fen)
     arrow = None
     if move:

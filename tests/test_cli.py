@@ -85,6 +85,7 @@ def test_usage_errors_exit_2_with_one_line() -> None:
         ("moves", "--variant", "english", "--fen", "X:W1"),
         ("moves", "--variant", "english", "--duplicates", "maybe"),
         ("list", "no/such/file.pdn"),
+        ("diagram", "-v", "english", "-o", "d.png"),  # (SVG text written into d.png before)
         ("replay", str(SAMPLES)),  # a folder (exit 1 before)
         ("query", "--db", str(SAMPLES), "--count"),  # a folder ("disk I/O error", exit 1)
     ):

@@ -150,6 +150,13 @@ def test_a_misspelt_result_is_a_usage_error(db: str, command: list[str]) -> None
     assert run(*command, "--db", db, "--result", "1/2-1/2")[0] in (0, 1)  # as written
 
 
+@pytest.mark.parametrize("options", [["-o", "n.txt"], ["-f", "pdn"]])
+def test_query_count_takes_no_output(db: str, options: list[str]) -> None:
+    """(The count went to stdout and no file was written, with exit 0.)"""
+    code, _, err = run("query", "--db", db, "--count", *options)
+    assert (code, err) == (2, "pdn: --count only counts: it takes no --format or --output\n")
+
+
 def test_players(db: str, tmp_path: Path) -> None:
     code, out, _ = run("players", str(HAND), "-f", "csv")
     assert code == 0
