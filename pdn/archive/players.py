@@ -82,8 +82,8 @@ NO_NAME = ("", "?", "-", "*")  # a White or Black tag that names no player (stri
 def group_names(counts: Mapping[str, int]) -> list[NameGroup]:
     """Names grouped by surname and initials, most games first. Names whose initials begin the
     initials of exactly one longer group of the same surname join it ("Reed, J." joins "Reed,
-    J.P." unless there is a "Reed, J.E." too; "Wyllie" joins "Wyllie, J."); names that are
-    name no player (NO_NAME) are left out."""
+    J.P." unless there is a "Reed, J.E." too; "Wyllie" joins "Wyllie, J."); what names no
+    player (NO_NAME) is left out."""
     groups: dict[tuple[str, str], NameGroup] = {}
     for name, n in counts.items():
         if name.strip() in NO_NAME:
