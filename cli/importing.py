@@ -63,8 +63,8 @@ def import_command(
         ("copies of stored games (not stored again)", stats.copies),
         ("already imported (resumed)", stats.already),
         ("same moves as another game (each stored)", stats.same_moves),
-        ("invalid", stats.invalid),
-        ("syntax errors", stats.syntax_errors),
+        ("invalid (pdn validate lists where)", stats.invalid),
+        ("syntax errors (pdn validate lists where)", stats.syntax_errors),
         ("warnings (pdn validate --warnings lists them)", stats.game_warnings),
     ]
     if candidates:
