@@ -12,7 +12,7 @@ from pdn.cli.connect import open_db
 from pdn.cli.openings import OpeningsOpt, load_openings
 from pdn.cli.selection import AliasesOpt, ResultOpt, load_aliases
 from pdn.db.connection import DEFAULT_DB
-from pdn.db.questions import DRAW_GROUPS, draw_stats, opening_stats
+from pdn.db.questions import DRAW_GROUPS, OPENING_STATS_PLIES, draw_stats, opening_stats
 
 
 def stats_openings(
@@ -20,7 +20,10 @@ def stats_openings(
     variant: Annotated[
         str | None, typer.Option("--variant", "-v", help="Only this variant.")
     ] = None,
-    plies: Annotated[int, typer.Option(help="Openings by their first N plies.")] = 6,
+    plies: Annotated[
+        int | None,
+        typer.Option(help=f"Openings by their first N plies (default {OPENING_STATS_PLIES})."),
+    ] = None,
     min_games: Annotated[int, typer.Option(help="Openings played at least this often.")] = 1,
     ballots: Annotated[
         bool, typer.Option("--ballots", help="English: by three-move ballot.")
@@ -33,10 +36,13 @@ def stats_openings(
 ) -> None:
     """Openings: their name, games, White wins, draws, Black wins, no result; White's score and
     the draw rate over the games with a result."""
+    if ballots and plies is not None:  # (it was read as 3 in silence)
+        fail("--ballots groups by the three-move ballot: it takes no --plies")
     names = load_openings(openings)
     engine = open_db(db)
     with asking(db, engine):
-        frame = opening_stats(engine, variant, plies, min_games, ballots, result, top, names)
+        shown = OPENING_STATS_PLIES if plies is None else plies
+        frame = opening_stats(engine, variant, shown, min_games, ballots, result, top, names)
     print_frame(frame, fmt, output, "openings")
 
 

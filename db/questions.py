@@ -448,10 +448,13 @@ def _played_moves(
     return select(written.label("move"), *_counts(played.c.winner)).group_by(played.c.move)
 
 
+OPENING_STATS_PLIES = 6  # the plies stats openings groups by, unless told
+
+
 def opening_stats(
     engine: Engine,
     variant: str | None = None,
-    plies: int = 6,
+    plies: int = OPENING_STATS_PLIES,
     min_games: int = 1,
     ballots: bool = False,
     result: str | None = None,

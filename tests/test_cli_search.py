@@ -157,6 +157,16 @@ def test_query_count_takes_no_output(db: str, options: list[str]) -> None:
     assert (code, err) == (2, "pdn: --count only counts: it takes no --format or --output\n")
 
 
+def test_ballots_take_no_plies(db: str) -> None:
+    """(--plies was read as 3 in silence.)"""
+    code, _, err = run("stats", "openings", "--db", db, "--ballots", "--plies", "4")
+    assert (code, err) == (
+        2,
+        "pdn: --ballots groups by the three-move ballot: it takes no --plies\n",
+    )
+    assert run("stats", "openings", "--db", db, "--ballots")[0] == 0
+
+
 def test_players(db: str, tmp_path: Path) -> None:
     code, out, _ = run("players", str(HAND), "-f", "csv")
     assert code == 0
