@@ -32,9 +32,15 @@ def asking(db: str, engine: Engine) -> Iterator[None]:
 
 
 def print_frame(
-    frame: pd.DataFrame, fmt: FrameFormat | None, output: Path | None, title: str
+    frame: pd.DataFrame,
+    fmt: FrameFormat | None,
+    output: Path | None,
+    title: str,
+    heading: str | None = None,
 ) -> None:
-    """Print a frame as a table (see :func:`print_table`), or write it as Parquet."""
+    """Print a frame as a table (see :func:`print_table`; in an aligned table the column
+    *heading*, the file say, stands above its rows, as `pdn list` shows it), or write it as
+    Parquet."""
     if output:
         check_output(output)
     if frame.empty:
@@ -49,4 +55,6 @@ def print_frame(
             fail("--format parquet needs pyarrow: pip install 'pdn-toolkit[parquet]'")
         return
     rows = frame.itertuples(index=False, name=None)
-    print_table([str(c) for c in frame.columns], rows, Format(fmt) if fmt else None, output, title)
+    columns = [str(c) for c in frame.columns]
+    group = columns.index(heading) if heading in columns else None
+    print_table(columns, rows, Format(fmt) if fmt else None, output, title, group)

@@ -98,7 +98,7 @@ def query(
         return
     table = fmt in (None, QueryFormat.TABLE)
     shown = frame.drop(columns="id") if table else frame
-    print_frame(shown, FrameFormat(fmt) if fmt else None, output, "games")
+    print_frame(shown, FrameFormat(fmt) if fmt else None, output, "games", heading="file")
 
 
 def explore(
@@ -181,7 +181,7 @@ def duplicates(
             frame = file_duplicates([Path(s) for s in sources], by, variant)
         except OSError as exc:
             fail(str(exc), 1)
-    print_frame(frame, fmt, output, f"duplicates by {by.value}")
+    print_frame(frame, fmt, output, f"duplicates by {by.value}", heading="file")
     groups = int(frame["group"].max()) if len(frame) else 0
     say(f"{groups} groups, {len(frame)} games", err=True)
 

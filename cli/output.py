@@ -475,7 +475,10 @@ def table_lines(
     """An aligned table, line by line: the header, a rule, then the rows. Column widths come
     from the first rows (it streams); with a *width*, long values wrap within their column to
     fit it, else a longer later value widens its line. No value is ever cut. The column
-    *group* (the file, say) is shown as a heading line above its rows whenever it changes."""
+    *group* (the file, say) is shown as a heading line above its rows whenever it changes.
+    Where fitting the *width* would cut the words of more than one column, each row is shown
+    as a record instead: a line a column, its name then its value (as psql's expanded display),
+    where the table squeezed every value to a few characters a line."""
     keep = [i for i in range(len(columns)) if i != group]
     it = iter(rows)
     sample = [[cell(v) for v in row] for row in islice(it, SAMPLE_ROWS)]
@@ -501,14 +504,45 @@ def table_lines(
         ]
         numbers_first = [f if r else n for f, n, r in zip(soft, natural, right, strict=True)]
         widths = _fit(natural, [numbers_first, soft, hard], width)
+        if sum(w < f for w, f in zip(widths, soft, strict=True)) > 1:  # words cut in two columns
+            yield from _records(heads, itertools.chain(sample, _cells(it)), width, group, keep)
+            return
     yield from _row_lines(heads, widths, [False] * len(heads), fit, HEAD_BREAKS)
     yield GAP.join("─" * w for w in widths).rstrip()
     heading: str | None = None
-    for row in itertools.chain(sample, ([cell(v) for v in row] for row in it)):
+    for row in itertools.chain(sample, _cells(it)):
         if group is not None and row[group] != heading:
             heading = row[group]
             yield from wrap(heading, width) if width is not None else [heading]
         yield from _row_lines([row[i] for i in keep], widths, right, fit)
+
+
+def _cells(rows: Iterable[Sequence[object]]) -> Iterator[list[str]]:
+    return ([cell(v) for v in row] for row in rows)
+
+
+def _records(
+    heads: list[str], rows: Iterable[list[str]], width: int, group: int | None, keep: list[int]
+) -> Iterator[str]:
+    """Each row as a record (see :func:`table_lines`): the *group* column's value as a heading
+    whenever it changes, then a line a column kept, its name padded, then its value wrapped in
+    what the names leave of *width*; a blank line between records."""
+    names = max(map(cell_width, heads))
+    room = max(width - names - len(GAP), HARD_FLOOR)
+    indent = " " * (names + len(GAP))
+    heading: str | None = None
+    first = True
+    for row in rows:
+        if not first:
+            yield ""
+        first = False
+        if group is not None and row[group] != heading:
+            heading = row[group]
+            yield from wrap(heading, width)
+        for head, k in zip(heads, keep, strict=True):
+            lines = wrap(row[k], room) or [""]
+            yield (head + " " * (names - cell_width(head)) + GAP + lines[0]).rstrip()
+            yield from (indent + line for line in lines[1:])
 
 
 def _row_lines(
@@ -577,7 +611,8 @@ def print_table(
 ) -> int:
     """Write *rows* under *columns*, one at a time as they come, and return how many.
 
-    Without *fmt*: an aligned table on a terminal (fitted to its width by wrapping long values),
+    Without *fmt*: an aligned table on a terminal (fitted to its width by wrapping long values,
+    or its rows shown as records: see :func:`table_lines`),
     else tab-separated values. ``table`` in a file or pipe is aligned without a width limit; TSV
     has a header line and escapes (see :func:`tsv_field`); CSV a header line; JSON one object
     per line. No value is ever cut. *title* is shown above a table on a terminal; in a table,

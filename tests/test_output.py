@@ -87,6 +87,36 @@ def test_table_wraps_the_names_of_number_columns_before_any_text() -> None:
     ]
 
 
+def test_a_table_that_would_cut_words_in_two_columns_is_shown_as_records() -> None:
+    """Where fitting the width cuts the words of more than one text column, each row is a
+    record: a line a column, its name then its value; a blank line between rows, the grouped
+    column a heading. (At 80 columns, pdn query squeezed 14 columns to 4 characters a line.)"""
+    heads = ["file", "white", "black", "event"]
+    rows = [("f.pdn", "Wyllie, James", "Moorhead, Walter", "Manchester Match 1841"),
+            ("f.pdn", "Wyllie, James", "Hay, W.", "Alwick 1842")]  # fmt: skip
+    # 30 columns: the words fit (7 + 9 + 10 and the gaps), a table
+    assert list(table_lines(heads, rows, 30, group=0))[:4] == [
+        "white    black      event",
+        "───────  ─────────  ──────────",
+        "f.pdn",
+        "Wyllie,  Moorhead,  Manchester",
+    ]
+    # 28: event and black would be cut within a word
+    assert list(table_lines(heads, rows, 28, group=0)) == [
+        "f.pdn",
+        "white  Wyllie, James",
+        "black  Moorhead, Walter",
+        "event  Manchester Match 1841",
+        "",
+        "white  Wyllie, James",
+        "black  Hay, W.",
+        "event  Alwick 1842",
+    ]
+    assert list(table_lines(heads, rows, 20, group=0))[2:6] == [
+        "black  Moorhead,", "       Walter", "event  Manchester", "       Match 1841",
+    ]  # fmt: skip
+
+
 def test_table_without_width_keeps_values_on_one_line() -> None:
     rows = [("a", "x" * 100, 3), ("bb", "y", 12)]
     lines = list(table_lines(["k", "long", "n"], rows, None, group=None))
