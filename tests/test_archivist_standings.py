@@ -71,7 +71,7 @@ def test_british_computer_championship_2002_in_each_format(corpus: Path) -> None
         "10.5",
     ]
     _, out, _ = run("stats", "event", path, "--year", "2002", "-f", "table")
-    assert out.splitlines()[2].split() == ["1", "Nemesis", "16", "5", "11", "0", "10½", "57.75",
+    assert out.splitlines()[2].split() == ["1", "Nemesis", "16", "5", "11", "0", "10½", "57¾",
                                            "0", "x", "10½"]  # fmt: skip
 
 

@@ -90,11 +90,16 @@ class Standings:
 
 
 def points_text(points: float) -> str:
-    """``3``, ``2½``, ``½``; a Sonneborn-Berger of quarters as ``57.75``."""
+    """``3``, ``2½``, ``½``; a Sonneborn-Berger of quarters as ``57¾`` (as ``57.75`` before,
+    beside ``40½``); any other fraction as a decimal."""
     whole, rest = int(points), points - int(points)
-    if rest == 0.5:
-        return ("" if whole == 0 else str(whole)) + "½"
+    fraction = _FRACTIONS.get(rest)
+    if fraction is not None:
+        return ("" if whole == 0 else str(whole)) + fraction
     return str(whole) if rest == 0 else f"{points:g}"
+
+
+_FRACTIONS = {0.25: "¼", 0.5: "½", 0.75: "¾"}  # exact in binary: the sums of halves keep them
 
 
 def event_game(game: Game, replay: Replay | None, choice: EventChoice) -> EventGame | None:
