@@ -256,3 +256,15 @@ def test_traditional_names_in_stats_openings(tmp_path: Path) -> None:
                        "--openings", str(mine), "-f", "csv")  # fmt: skip
     rows = {r["opening"]: r for r in csv.DictReader(io.StringIO(out))}
     assert code == 0 and rows["11-15 24-20"]["name"] == "My lassie"
+
+
+def test_the_database_reads_case_as_filter_does(tmp_path: Path) -> None:
+    """Beyond ASCII too: SQLite's lower() left "Абациев" as written, so the database found none
+    of the 56 games filter finds (a Russian archive of the corpus, its names in Cyrillic)."""
+    pdn = str(corpus_dir() / "russian" / "wiegerw-FAIL-abatsiev.pdn")
+    db = str(tmp_path / "ru.db")
+    assert run("import", pdn, "--db", db)[0] in (0, 1)  # (a game of it is invalid: exit 1)
+    for option, text in (("--player", "Абациев"), ("--player", "*АБАЦИЕВ*"), ("--event", "СССР")):
+        in_files = run("filter", pdn, option, text, "--count")[1]
+        assert int(in_files) > 0, (option, text)
+        assert run("query", "--db", db, option, text, "--count")[1] == in_files, (option, text)
