@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from pdn.archive.criteria import RESULT_WORDS, Criteria
+from pdn.archive.criteria import Criteria, result_refused
 from pdn.archive.judgement import side_checked
 from pdn.archive.players import AliasError, Aliases
 from pdn.archive.selection import SpecError, parse_material, parse_pattern
@@ -40,11 +40,10 @@ SelectVariantOpt = Annotated[
 
 
 def _result(value: str | None) -> str | None:
-    """A --result: a word of RESULT_WORDS, else a result as written; a word of letters alone
-    that is none of the words is a misspelling (it matched no game, and said nothing)."""
-    word = (value or "").strip().lower()
-    if word.isalpha() and word not in RESULT_WORDS:
-        fail(f"--result {value!r}: give {', '.join(RESULT_WORDS)}, or a result as written (1-0)")
+    """A --result, refused as :func:`result_refused` says."""
+    why = result_refused(value) if value is not None else None
+    if why:
+        fail(f"--result {value!r}: {why}")
     return value
 
 

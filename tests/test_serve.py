@@ -451,6 +451,9 @@ def fetch(
         ("/api/board?variant=english&fen=B:W21-32:B1-12&path=11,99", 400, "99"),
         ("/api/board?variant=english&fen=B:W21-32:B1-12&marks=<b>", 400, "squares"),
         ("/api/board?variant=english&fen=B:W21-32:B1-12&flip=yes", 400, "0 or 1"),
+        ("/api/games?result=maybe", 400, "'result' is 'maybe': give white, black, draw"),
+        ("/api/count?result=whit", 400, "'result' is 'whit'"),
+        ("/api/explore?variant=english&fen=B:W21-32:B1-12&result=xyz", 400, "'result' is 'xyz'"),
     ],
 )
 def test_every_parameter_is_checked(server: str, path: str, status: int, says: str) -> None:

@@ -28,6 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pdn.archive.criteria import result_refused
 from pdn.archive.players import Aliases
 from pdn.archive.standings import EventChoice
 from pdn.db.connection import database_error, trouble
@@ -82,6 +83,14 @@ class Params:
         """A text value that must be given."""
         value = self.text(name, required=True)
         assert value is not None
+        return value
+
+    def result(self) -> str | None:
+        """The result to select by, refused as `--result` is (pdn.archive.criteria)."""
+        value = self.text("result")
+        why = result_refused(value) if value is not None else None
+        if why:
+            raise BadParameter(f"parameter 'result' is {value!r}: {why}")
         return value
 
     def integer(self, name: str, allowed: range, default: int | None = None) -> int | None:
@@ -165,7 +174,7 @@ def make_app(
         return GameFilter(
             white=p.text("white"), black=p.text("black"), player=p.text("player"),
             event=p.text("event"), site=p.text("site"), variant=p.text("variant"),
-            result=p.text("result"), date_from=p.integer("from", range(0, 10000)),
+            result=p.result(), date_from=p.integer("from", range(0, 10000)),
             date_to=p.integer("to", range(0, 10000)),
             valid=None if valid is None else valid == "yes", aliases=aliases,
         )  # fmt: skip
@@ -235,11 +244,11 @@ def make_app(
     def explore(request: Request) -> Response:
         p = Params(request, {"variant", "fen"} | EXPLORE)
         variant, fen, where = p.required("variant"), p.required("fen"), explore_filter(p)
-        return JSONResponse(moves_at(version(), variant, fen, where, p.text("result")))
+        return JSONResponse(moves_at(version(), variant, fen, where, p.result()))
 
     def reached(request: Request) -> Response:
         p = Params(request, {"variant", "fen", "page", "size"} | EXPLORE)
-        where = replace(explore_filter(p), result=p.text("result"))
+        where = replace(explore_filter(p), result=p.result())
         answer = reached_at(version(), p.required("variant"), p.required("fen"), p.page(), where)
         return JSONResponse(answer)
 

@@ -32,6 +32,16 @@ from pdn.rules.variants import VARIANTS, get_variant
 RESULT_WORDS = ("white", "black", "draw", "unknown", "first", "second")
 
 
+def result_refused(text: str) -> str | None:
+    """Why *text* is no result to select by, or None: a word of letters alone that is none of
+    RESULT_WORDS is a misspelling (read as a result as written, it matched no game, silently);
+    anything else is a result as written (1-0, 1/2-1/2, *)."""
+    word = text.strip().lower()
+    if word.isalpha() and word not in RESULT_WORDS:
+        return f"give {', '.join(RESULT_WORDS)}, or a result as written (1-0)"
+    return None
+
+
 def winner(game: Game, variant: str | None) -> str:
     """ "white", "black", "draw" or "unknown": the result read for the side that moves first in
     the game's variant (spec/pdn.md §7: in English 1-0 is a Black win); where the variant is not
