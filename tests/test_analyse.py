@@ -223,3 +223,17 @@ def test_engine_crash_is_told_per_game(tmp_path: Path) -> None:
     assert len(lines) == 4 and all("the engine exited with code 3" in line for line in lines)
     assert _validity(out) == _validity(source)
     assert "[%eval" not in out.read_text()
+
+
+def test_a_game_whose_fen_cannot_be_set_up_is_told(tmp_path: Path) -> None:
+    """Where validate places it (the game's first line), why, exit 1, and the error in the
+    report (it was analysed to ply 0 without a word, its report's error null)."""
+    source = tmp_path / "badfen.pdn"
+    source.write_text('[GameType "25"]\n[FEN "W:Wz9:Ba1"]\n\n1. c3-d4 *\n', encoding="utf-8")
+    report = tmp_path / "r.jsonl"
+    code, err = _analyse(str(source), "--depth", "1", "-o", str(tmp_path / "o.pdn"),
+                         "--report", str(report))  # fmt: skip
+    why = "bad FEN tag: square 'z9' is not a playing square of russian at column 3 of FEN"
+    assert code == 1 and err == f"{source}:1:1: not analysed: {why} 'W:Wz9:Ba1'\n"
+    row = json.loads(report.read_text())
+    assert (row["error"], row["error_at"]) == (f"not analysed: {why} 'W:Wz9:Ba1'", [1, 1])

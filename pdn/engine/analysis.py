@@ -250,10 +250,13 @@ def analyse_replay(replay: Replay, engine: Engine, limit: Limit, name: str) -> G
         result.error = str(exc)
         result.where = (replay.game.source.line, 1)
         return result
-    stops = [e for e in replay.errors if e.kind == "move" and not e.variation]
-    if stops:
+    stops = [e for e in replay.errors if e.kind in ("fen", "move") and not e.variation]
+    if stops:  # (a bad FEN tag stopped it before its first move, silently, as no error)
         stop = stops[0]
-        result.error = f"analysed up to ply {stop.ply - 1}: {stop.move}: {stop.reason}"
+        if stop.kind == "fen":
+            result.error = f"not analysed: {stop.reason}"
+        else:
+            result.error = f"analysed up to ply {stop.ply - 1}: {stop.move}: {stop.reason}"
         result.where = (stop.line, stop.column)
     return result
 
