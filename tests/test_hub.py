@@ -306,15 +306,17 @@ def test_pdn_engine_says_error_for_bad_input() -> None:
     from pdn.engine.hubserver import serve
 
     out = io.StringIO()
-    lines = ["hub", "init", "pos pos=Wxyz", "set-param name=variant value=killer", "ping", "quit"]
+    lines = ["hub", "init", "pos pos=Wxyz", "set-param name=variant value=killer",
+             "level depth=abc", "ping", "quit"]  # fmt: skip
     serve(io.StringIO("\n".join(lines) + "\n"), out, get_variant("english"))
     said = out.getvalue().splitlines()
     assert said[0].startswith("id name=pdn")
     assert 'param name=variant value=english type=enum values="normal english' in said[1]
-    assert said[-4:] == [
+    assert said[-5:] == [
         "ready",
-        "error message=\"pos: not a english Hub position: 'Wxyz'\"",
+        "error message=\"pos: not a Hub position of english: 'Wxyz'\"",
         "error message=\"set-param: no variant 'killer'\"",
+        "error message=\"level: depth='abc' is not a number\"",  # (int()'s own words before)
         "pong",
     ]
 

@@ -93,7 +93,7 @@ def read_hub_position(text: str, variant: Variant) -> Position:
     pos = Position.start(variant)
     g = pos.geometry
     if len(text) != len(g.squares) + 1 or text[0] not in "WB":
-        raise ValueError(f"not a {variant.name} Hub position: {text!r}")
+        raise ValueError(f"not a Hub position of {variant.name}: {text!r}")
     bits = {c: 0 for c in "wWbBe"}
     for n, c in enumerate(text[1:], 1):
         if c not in bits:

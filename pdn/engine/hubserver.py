@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 import pdn
 from pdn.board import Board
@@ -57,10 +57,24 @@ def read_level(args: dict[str, str]) -> Limit:
         return Limit(time=time_per_move(args))
     depth, nodes, seconds = args.get("depth"), args.get("nodes"), args.get("move-time")
     return Limit(
-        depth=int(depth) if depth else None,
-        nodes=int(nodes) if nodes else None,
-        time=float(seconds) if seconds else None,
+        depth=_number(int, "depth", depth),
+        nodes=_number(int, "nodes", nodes),
+        time=_number(float, "move-time", seconds),
     )
+
+
+N = TypeVar("N", int, float)
+
+
+def _number(kind: Callable[[str], N], name: str, text: str | None) -> N | None:
+    """A number of a ``level`` line (None where not given), or a ValueError that names it
+    (Python's own, "invalid literal for int() with base 10", reached the GUI before)."""
+    if not text:
+        return None
+    try:
+        return kind(text)
+    except ValueError:
+        raise ValueError(f"{name}={text!r} is not a number") from None
 
 
 @dataclass(slots=True)
