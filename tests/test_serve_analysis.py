@@ -144,7 +144,24 @@ def test_the_best_move_is_an_arrow(page: Page, analysed: dict[str, Any]) -> None
     )
     assert [float(v) for v in points[0].split(",")] == [float(v) for v in centre]
     assert first in pieces(replay.positions[10]) and last not in pieces(replay.positions[10])
-    assert f"best move {best} (arrow)" in page.tab.inner_text("#eval-graph .eval-info")
+    assert f"best move from here {best} (arrow)" in page.tab.inner_text("#eval-graph .eval-info")
+
+
+def test_a_marked_move_names_the_move_judged_better(page: Page, analysed: dict[str, Any]) -> None:
+    """After a marked move the words name the move the engine would have played instead (the
+    first of the line stored with that ply), apart from the best move from the position now:
+    "mistake (lost 1.37) · best move 18x11" read as if 18x11 were the better move."""
+    (gid,) = _rows(analysed["db"], "SELECT id FROM games WHERE event = 'Alwick 1842'")[0]
+    ply, mark, loss, line = _rows(
+        analysed["db"], "SELECT ply, mark, loss, best_line FROM analysis WHERE game_id = ? AND "
+        "mark IS NOT NULL ORDER BY ply LIMIT 1", gid,
+    )[0]  # fmt: skip
+    _open_alwick(page)
+    for _ in range(ply):
+        page.tab.keyboard.press("ArrowRight")
+    page.board_at(ply)
+    said = page.tab.inner_text("#eval-graph .eval-info")
+    assert f"{mark} (lost {loss:.2f}; {line.split()[0]} was better)" in said
 
 
 def test_no_graph_without_analysis(page: Page, analysed: dict[str, Any]) -> None:

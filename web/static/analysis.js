@@ -61,8 +61,9 @@ export function evalGraph(judgement, onPly) {
   return graph;
 }
 
-// What the engine said at the position after *ply* plies: its evaluation, and its best move
-// and line from there (the line judged the next move by).
+// What the engine said at the position after *ply* plies: its evaluation, the mark of the move
+// that led there with the move it judged better, and its best move and line from there (the
+// line judged the next move by).
 export function judgementAt(judgement, ply) {
   const after = ply > 0 ? judgement.plies[ply - 1] : null;
   const next = judgement.plies[ply] || null;
@@ -70,6 +71,7 @@ export function judgementAt(judgement, ply) {
     eval: after ? after.eval : next ? next.best_eval : null,
     mark: after ? after.mark : null,
     loss: after ? after.loss : null,
+    better: after && after.mark && after.best_line.length ? after.best_line[0] : null,
     best: next && next.best_line.length ? next.best_line[0] : null,
     line: next ? next.best_line : [],
   };
@@ -109,8 +111,11 @@ export function judgementShown(box, judgement, ply) {
   const at = judgementAt(judgement, ply);
   const words = [];
   if (at.eval !== null) words.push(`Evaluation ${at.eval}`);
-  if (at.mark) words.push(`${at.mark} (lost ${at.loss.toFixed(2)})`);
-  if (at.best) words.push(`best move ${at.best} (arrow), line ${at.line.join(" ")}`);
+  if (at.mark) {
+    const better = at.better ? `; ${at.better} was better` : "";
+    words.push(`${at.mark} (lost ${at.loss.toFixed(2)}${better})`);
+  }
+  if (at.best) words.push(`best move from here ${at.best} (arrow), line ${at.line.join(" ")}`);
   info.textContent = words.join(" · ");
   return at.best;
 }
