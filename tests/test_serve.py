@@ -41,12 +41,13 @@ from pdn.db.questions import explore
 from pdn.db.store import import_paths
 from pdn.game import Game
 from pdn.read.movetext import make_move
-from pdn.read.reader import read_games
+from pdn.read.reader import read_games, read_string
 from pdn.replay import candidates, replay_game
 from pdn.rules.fen import parse_fen, to_fen
 from pdn.rules.geometry import BLACK, WHITE
 from pdn.rules.position import Position
 from pdn.rules.variants import get_variant
+from pdn.web.gametree import game_tree
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 ENGLISH = SAMPLES / "english-oca-first20.pdn"
@@ -549,3 +550,15 @@ def test_a_database_and_files_exclude_each_other(archive: dict[str, Any]) -> Non
     result = CliRunner().invoke(app, ["serve", str(ENGLISH), "--db", str(archive["db"])])
     assert result.exit_code == 2
     assert result.output == "pdn: give a database (--db) or PDN files, not both\n"
+
+
+def test_an_unknown_move_lists_the_legal_moves() -> None:
+    """The unknown move "-" in the main line: the page lists the legal moves there (it said "No
+    legal move" beside their arrows), the seven of English's start (spec/perft.md, depth 1)."""
+    [game] = read_string('[GameType "21"]\n\n1. - 24-20 *\n')
+    node = game_tree(game, replay_game(game)).nodes[0]
+    assert (node.state, node.reason) == (
+        "illegal",
+        "unknown move: the record does not say which move",
+    )
+    assert node.legal == ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]

@@ -148,7 +148,7 @@ class _Builder(Visitor[None]):
         elif step.status is Status.ILLEGAL and before is not None:
             node.marks = _marks(before, step.written)
             node.reason = step.reason
-            node.legal = list(step.legal) if step.legal or main else _legal_texts(before)
+            node.legal = list(step.legal) or _legal_texts(before)  # ("-" names none: [])
         frame.items.append(Item("move", node.id))
         for n in step.parts:  # the later parts of a capture written in parts, joined to it
             part = _node(tree, n, node.id, step.ply, "joined")
