@@ -127,8 +127,7 @@ def analyse_command(
         errors = _written_all(analysing(run.files, engine, limit, variant, rules.value, runner,
                                         run.progress, run.problem), output, report)  # fmt: skip
     if db:
-        say(f"{stored.games} games analysed, {stored.added_games} stored ({stored.rows} moves)",
-            err=True)  # fmt: skip
+        say(str(stored), err=True)
     raise typer.Exit(1 if errors or run.problems else 0)
 
 
@@ -158,6 +157,5 @@ def _analyse_stored(db: str, engine: str, limit: Limit, workers: int, output: Pa
 
     database, stored = open_db(db, existing=True), Stored()
     errors = _written_all(analyse_stored(database, engine, limit, workers, stored), output, report)
-    say(f"{stored.games} games analysed, {stored.added_games} stored ({stored.rows} moves)",
-        err=True)  # fmt: skip
+    say(str(stored), err=True)
     raise typer.Exit(1 if errors else 0)

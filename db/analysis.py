@@ -94,6 +94,12 @@ class Stored:
     rows: int = 0
     problems: list[str] = field(default_factory=list)
 
+    def __str__(self) -> str:
+        """As `pdn analyse --db` ends: ``1 game analysed, 1 stored (44 moves)``."""
+        games = "game" if self.games == 1 else "games"
+        moves = "move" if self.rows == 1 else "moves"
+        return f"{self.games} {games} analysed, {self.added_games} stored ({self.rows} {moves})"
+
 
 def store_analyses(
     db: Engine,

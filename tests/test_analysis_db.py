@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from conftest import corpus_dir, table_digests
 from pdn.cli.app import app
-from pdn.db.analysis import player_accuracy
+from pdn.db.analysis import Stored, player_accuracy
 from pdn.db.connection import DatabaseRefused, open_database
 from pdn.db.schema import SCHEMA_VERSION
 
@@ -204,6 +204,12 @@ def test_the_stored_games_of_no_database_are_refused(tmp_path: Path) -> None:
         assert done.exit_code == 2, done.output
         assert done.stderr == f"pdn: {db}: {said} (import some games first)\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
+
+
+def test_one_game_analysed_is_one() -> None:
+    """(It said "1 games analysed".)"""
+    assert str(Stored(1, 1, 44)) == "1 game analysed, 1 stored (44 moves)"
+    assert str(Stored(2, 0, 1)) == "2 games analysed, 0 stored (1 move)"
 
 
 def test_the_stored_games_problems_stand_at_their_lines_in_the_file(tmp_path: Path) -> None:

@@ -259,6 +259,16 @@ def test_a_move_played_by_clicking(page: Page) -> None:
     assert len(listed) == len(board.legal_moves) == 9
 
 
+def test_a_side_that_cannot_move_has_lost(page: Page) -> None:
+    """In English White's man on 29 is blocked by Black's on 25, which 22 guards: the board says
+    who won (spec/rules.md: a player with no legal move loses), as the game view says it; it
+    said "The game is over here (win)". One legal move is "1 legal move"."""
+    _analysis(page, "english", "W:W29:B22,25")
+    assert page.tab.inner_text("#ab-status") == "White has no legal move: Black wins."
+    _analysis(page, "english", "W:W29:B25")
+    assert page.tab.inner_text("#ab-status") == "White to move: 1 legal move."
+
+
 def test_a_capture_that_goes_two_ways_is_chosen_by_its_landing_squares(page: Page) -> None:
     """The king on 3 reaches 25 two ways: clicking 25 asks for a square on the way; 43 takes
     18 and 30 (not 8 and 32... as the other way would)."""

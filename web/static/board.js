@@ -89,7 +89,10 @@ function render() {
   const p = ab.position;
   $("#ab-fen").value = p.fen;
   const side = p.turn === "white" ? "White" : "Black";
-  let status = p.ended ? `The game is over here (${p.ended}).` : `${side} to move: ${p.moves.length} legal moves.`;
+  const other = side === "White" ? "Black" : "White";
+  const count = `${p.moves.length} legal move${p.moves.length === 1 ? "" : "s"}`;
+  let status = p.ended === "win" ? `${side} has no legal move: ${other} wins.`  // as the game view says it
+    : p.ended ? `The game is over here (${p.ended}).` : `${side} to move: ${count}.`;
   if (ab.piece) status = "Setting up: click a square to put the palette's piece there.";
   else if (ab.selected) status = chooseText();
   $("#ab-status").textContent = status;
