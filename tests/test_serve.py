@@ -330,6 +330,9 @@ def test_search_a_player(page: Page, archive: dict[str, Any], screenshots: Path)
     page.open("#/games")
     page.expect("#games-count").to_contain_text(f" of {games_in(archive['files'])}")
     page.tab.screenshot(path=str(screenshots / "games.png"), full_page=True)
+    pages = -(-games_in(archive["files"]) // 50)  # past the last page: not "No game matches."
+    page.open("#/games?page=999")
+    page.expect("#games-count").to_have_text(f"Page 999 is past the last ({pages}).")
 
 
 def test_invalid_game_opens_at_the_faulty_ply(

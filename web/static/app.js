@@ -136,8 +136,10 @@ async function loadGames(params) {
   pager($("#games-pager"), data.page, null, data.more, go);
   const { total } = await counting;
   if (token !== gamesToken) return;
+  const pages = Math.ceil(total / data.size);
   if (data.games.length) $("#games-count").textContent = `Games ${range} of ${total.toLocaleString("en")}`;
-  pager($("#games-pager"), data.page, Math.ceil(total / data.size), data.more, go);
+  else if (total) $("#games-count").textContent = `Page ${data.page} is past the last (${pages}).`;
+  pager($("#games-pager"), data.page, pages, data.more, go);
 }
 
 $("#search").addEventListener("submit", (event) => {
