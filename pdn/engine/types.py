@@ -3,6 +3,8 @@ results and the protocol every engine (the built-in search, a Hub engine) implem
 
 >>> Score.of_men(0.35).text(), Score.win(13).text(), (-Score.win(13)).text()
 ('0.35', '#7', '#-7')
+>>> Score.of_men(-0.004).text()  # even, whatever the side ("-0.00" before)
+'0.00'
 >>> Score.win(3) > Score.win(5) > Score.of_men(9.0) > Score.of_men(-9.0) > Score.win(-4)
 True
 """
@@ -121,7 +123,8 @@ class Score:
         the winner, ``#-7`` for a loss in 7 (lichess's and lidraughts's count: moves, not
         plies); ``#0`` has won, ``#-0`` has lost (the game is over)."""
         if self.men is not None:
-            return f"{self.men:.2f}"
+            shown = f"{self.men:.2f}"
+            return "0.00" if shown == "-0.00" else shown
         moves = self.moves()
         assert moves is not None and self.plies is not None
         if self.plies == 0:
