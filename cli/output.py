@@ -518,6 +518,7 @@ def table_lines(
 
 
 def _cells(rows: Iterable[Sequence[object]]) -> Iterator[list[str]]:
+    """Each row's values as the table shows them (see :func:`cell`)."""
     return ([cell(v) for v in row] for row in rows)
 
 
