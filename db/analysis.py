@@ -150,7 +150,9 @@ def analyse_stored(
     db: Engine, engine: str, limit: Limit, workers: int = 1, stored: Stored | None = None
 ) -> Iterator[Analysed]:
     """The games stored in *db* that the engine *engine* names has not judged to *limit*,
-    judged in import order (in *workers* processes) and their judgement stored."""
+    judged in import order (in *workers* processes) and their judgement stored. A valid game
+    without a move has nothing to judge, and no row would say it was: it is left out (it was
+    judged again on every run); an invalid one is judged to say where it stops."""
     count = stored if stored is not None else Stored()
     with db.connect() as conn:
         first = conn.execute(
@@ -175,6 +177,7 @@ def analyse_stored(
         )
         .join(SourceFile, SourceFile.id == GameRow.file_id)
         .where(GameRow.variant.is_not(None), GameRow.id.not_in(judged))
+        .where(~(GameRow.valid & (GameRow.plies == 0)))  # nothing to judge, nothing to tell
         .order_by(GameRow.place)
     )
     with db.connect() as conn:

@@ -206,6 +206,22 @@ def test_the_stored_games_of_no_database_are_refused(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
 
 
+def test_a_game_without_a_ply_is_not_judged_again_and_again(tmp_path: Path) -> None:
+    """A valid game without a move leaves no row: `analyse --db` judged it again on every run
+    ("1 games analysed, 0 stored"); it is left out, and a second run has nothing to do (an
+    invalid one is still judged, to tell where it stops: see the test above)."""
+    source = tmp_path / "two.pdn"
+    first = SAMPLE.read_text("utf-8").split("\n\n[")[0]  # the sample's first game
+    source.write_text(f'[Event "none"]\n[GameType "21"]\n\n*\n\n{first}', encoding="utf-8")
+    db = str(tmp_path / "t.db")
+    _run("import", str(source), "--db", db)
+    said = [_ran("analyse", "--db", db, "--depth", "1")[1] for _ in range(2)]
+    assert said == [
+        "1 game analysed, 1 stored (44 moves)\n",
+        "0 games analysed, 0 stored (0 moves)\n",
+    ]
+
+
 def test_one_game_analysed_is_one() -> None:
     """(It said "1 games analysed".)"""
     assert str(Stored(1, 1, 44)) == "1 game analysed, 1 stored (44 moves)"
