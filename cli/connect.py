@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from pdn.cli.common import fail, say
+from pdn.cli.common import Run, fail
 from pdn.db.connection import DatabaseRefused, DatabaseUnavailable, masked, open_database, shown
 
 if TYPE_CHECKING:
     from pdn.db.store import ImportStats
-    from pdn.read.files import FileProblem
 
 
 def open_db(db: str, create: bool = False, existing: bool = False) -> Engine:
@@ -39,18 +38,15 @@ def import_into(db: str, files: list[Path]) -> tuple[ImportStats, int]:
     """*files* imported into a new database *db* (temporary) for a command that reads them
     from there, and how many could not be read or held no game (each told on stderr); a
     database or file error (a full disk) is one line naming *db*, exit 1."""
+    from pdn.archive.parallel import Processes
     from pdn.db.store import import_paths
 
-    problems: list[FileProblem] = []
-
-    def tell(problem: FileProblem) -> None:
-        problems.append(problem)
-        say(str(problem), err=True)
-
+    run = Run(files, Processes(1), None)  # (its problem() tells of a file as a pipeline's does)
     engine = open_db(db, create=True)
     try:
-        stats = import_paths(engine, files, vacuum=False, on_problem=tell)  # read once, then gone
-        return stats, len(problems)
+        # not vacuumed: the database is read once, then gone
+        stats = import_paths(engine, files, vacuum=False, on_problem=run.problem)
+        return stats, run.problems
     except (OSError, SQLAlchemyError) as exc:
         fail(f"{shown(db)}: import stopped: {db_reason(exc, db)}", 1)
     finally:
