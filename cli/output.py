@@ -509,10 +509,8 @@ def table_lines(
             return
     yield from _row_lines(heads, widths, [False] * len(heads), fit, HEAD_BREAKS)
     yield GAP.join("─" * w for w in widths).rstrip()
-    heading: str | None = None
-    for row in itertools.chain(sample, _cells(it)):
-        if group is not None and row[group] != heading:
-            heading = row[group]
+    for heading, row in _grouped(itertools.chain(sample, _cells(it)), group):
+        if heading is not None:
             yield from wrap(heading, width) if width is not None else [heading]
         yield from _row_lines([row[i] for i in keep], widths, right, fit)
 
@@ -520,6 +518,18 @@ def table_lines(
 def _cells(rows: Iterable[Sequence[object]]) -> Iterator[list[str]]:
     """Each row's values as the table shows them (see :func:`cell`)."""
     return ([cell(v) for v in row] for row in rows)
+
+
+def _grouped(
+    rows: Iterable[list[str]], group: int | None
+) -> Iterator[tuple[str | None, list[str]]]:
+    """Each row with the heading to show above it: the *group* column's value where it changes
+    (None: no heading, or the same as the row before's)."""
+    shown: str | None = None
+    for row in rows:
+        value = None if group is None else row[group]
+        yield (value if value != shown else None), row
+        shown = value
 
 
 def _records(
@@ -531,14 +541,10 @@ def _records(
     names = max(map(cell_width, heads))
     room = max(width - names - len(GAP), HARD_FLOOR)
     indent = " " * (names + len(GAP))
-    heading: str | None = None
-    first = True
-    for row in rows:
-        if not first:
+    for n, (heading, row) in enumerate(_grouped(rows, group)):
+        if n:
             yield ""
-        first = False
-        if group is not None and row[group] != heading:
-            heading = row[group]
+        if heading is not None:
             yield from wrap(heading, width)
         for head, k in zip(heads, keep, strict=True):
             lines = wrap(row[k], room) or [""]
